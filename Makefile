@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# async_submit(): build a 6.12 kernel with the syscall, boot it under QEMU,
+# run the tests and the demo there.  See README.md.
+#
+#   make test            build everything, run the selftests in the guest
+#   make run             build everything, run the demo in the guest
+#   make vm CMD='...'    run any host command in the guest
+#   DEBUG=1              use the debug kernel (KASAN, lockdep, kmemleak, ...)
+#   KERNEL_SRC=/path     use your own 6.12 tree as the base
+
+SHELL := /bin/bash
+H := harness
+BUILD := $(CURDIR)/.build
+export DEBUG KERNEL_SRC CMD
+
+ifeq ($(DEBUG),1)
+USEROBJ := $(BUILD)/obj-debug/user
+else
+USEROBJ := $(BUILD)/obj/user
+endif
+
+.PHONY: all deps tree kernel user test run vm vm-boot clean
+
+all: user
+
+deps:
+	@$(H)/deps.sh
+
+tree: deps
+	@$(H)/prepare-tree.sh
+
+kernel: tree
+	@$(H)/build-kernel.sh
+
+user: kernel
+	@$(H)/build-user.sh
+
+test: user
+	@$(H)/test.sh
+
+run: user
+	@$(H)/vm.sh $(USEROBJ)/samples/async-demo
+
+# GNU make exits only 0, 1 or 2: $(exit-status) from harness/make-exit.c
+# hands the guest command's own status back.
+-load $(BUILD)/make-exit.so(make_exit_gmk_setup)
+$(BUILD)/make-exit.so: $(H)/make-exit.c
+	@mkdir -p $(BUILD)
+	@gcc -shared -fPIC -O2 -o $@ $<
+
+vm: vm-boot
+	@:$(exit-status $(file <$(BUILD)/vm-status))
+
+vm-boot: kernel
+	@$(H)/vm.sh "$$CMD"; echo $$? >$(BUILD)/vm-status
+
+clean:
+	rm -rf $(BUILD)

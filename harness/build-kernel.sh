@@ -1,0 +1,31 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure (tinyconfig + our fragments) and build the kernel and its UAPI headers.
+. "$(dirname "$0")/lib.sh"
+
+frags=$HARNESS/config/base.config
+[ "${DEBUG:-0}" = 1 ] && frags="$frags $HARNESS/config/debug.config"
+kmake=(make -C "$TREE" O="$OBJ" ARCH=x86_64 -j"$JOBS")
+command -v ccache >/dev/null && kmake+=(CC="ccache gcc")
+
+configure()
+{
+	"${kmake[@]}" tinyconfig
+	"$TREE"/scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" $frags
+	"${kmake[@]}" olddefconfig
+	# A fragment line that did not stick is a typo or a missing dependency.
+	local bad
+	bad=$(grep -h '^CONFIG_' $frags | grep -vxFf "$OBJ/.config" || true)
+	[ -z "$bad" ] || { echo "not set as asked: $bad"; return 1; }
+}
+
+mkdir -p "$OBJ"
+stamp=$(cat $frags | sha1sum | cut -c1-12)
+if [ "$(cat "$OBJ/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
+	step "configure kernel (tinyconfig + ${frags//$HARNESS\//})" "$LOGS/config.log" configure
+	echo "$stamp" >"$OBJ/.config-stamp"
+fi
+need_space 2000
+step "build kernel (from scratch about 5 min, incremental about 1 min)" \
+	"$LOGS/kernel.log" "${kmake[@]}" bzImage
+step "export UAPI headers" "$LOGS/headers.log" "${kmake[@]}" headers_install INSTALL_HDR_PATH="$HDR"

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the host-side harness: paths, steps with progress, clear failures.
+
+set -eu
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+HARNESS=$REPO/harness
+BUILD=${BUILD:-$REPO/.build}
+TREE=$BUILD/linux
+LOGS=$BUILD/logs
+if [ "${DEBUG:-0}" = 1 ]; then
+	OBJ=$BUILD/obj-debug
+else
+	OBJ=$BUILD/obj
+fi
+HDR=$OBJ/usr
+USEROBJ=$OBJ/user
+JOBS=${JOBS:-$(nproc)}
+mkdir -p "$LOGS"
+
+say()
+{
+	printf '==> %s\n' "$*" >&2
+}
+
+# fail STEP LOG MESSAGE: the one clear failure message of a run.
+fail()
+{
+	local step=$1 log=$2
+	shift 2
+	printf '\nFAILED: %s: %s\n' "$step" "$*" >&2
+	if [ -n "$log" ] && [ -s "$log" ]; then
+		printf -- '--- last lines of %s ---\n' "$log" >&2
+		tail -n 25 "$log" >&2
+		printf -- '--- full log: %s\n' "$log" >&2
+	fi
+	exit 1
+}
+
+# step NAME LOG CMD...: run CMD with its output in LOG, printing progress
+# every 15 s, and fail with the log's tail if CMD fails.
+step()
+{
+	local name=$1 log=$2 start pid rc
+	shift 2
+	say "$name (log: ${log#"$REPO"/})"
+	start=$SECONDS
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while ! wait_for "$pid" 15; do
+		printf '    ... %s: %ds, %s\n' "$name" $((SECONDS - start)) \
+			"$(tail -n 1 "$log" | cut -c1-70)" >&2
+	done
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" = 0 ] || fail "$name" "$log" "exit status $rc"
+	printf '    done in %ds\n' $((SECONDS - start)) >&2
+}
+
+# wait_for PID SECONDS: true once PID has exited, false after SECONDS.
+wait_for()
+{
+	local i
+	for ((i = 0; i < $2 * 5; i++)); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+need_space()
+{
+	local avail
+	avail=$(df -Pm "$BUILD" | awk 'NR == 2 { print $4 }')
+	[ "$avail" -ge "$1" ] ||
+		fail "disk space" "" "$BUILD has ${avail} MiB free, need $1 MiB"
+}

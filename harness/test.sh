@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Run the selftests in the guest, then print "N passed, N failed[, N skipped]".
+# Fails on any failed test, and on any splat in the guest's dmesg.
+. "$(dirname "$0")/lib.sh"
+
+LOG=$LOGS/vm.log
+DMESG=$LOGS/guest-dmesg.log
+SPLATS='WARNING:|BUG:|Oops|KASAN|UBSAN|kmemleak|possible recursive locking|'\
+'possible circular locking|inconsistent lock state|suspicious RCU usage|'\
+'INFO: task .* blocked|soft lockup|general protection fault|Call Trace:'
+
+say "running the selftests in the guest"
+"$HARNESS/vm.sh" "$HARNESS/guest-selftests.sh $USEROBJ/selftests" ||
+	fail "selftests" "$LOG" "the guest runner failed"
+
+totals()
+{
+	awk -v key="$1" '/^# Totals:/ {
+		for (i = 3; i <= NF; i++) { split($i, kv, ":"); if (kv[1] == key) n += kv[2] }
+	} END { print n + 0 }' "$LOG"
+}
+pass=$(totals pass)
+failed=$(( $(totals fail) + $(totals error) ))
+skip=$(totals skip)
+# A binary that crashed printed no totals: count it as one failure.
+ran=$(grep -c '^# selftest .* exited with' "$LOG" || true)
+summed=$(grep -c '^# Totals:' "$LOG" || true)
+failed=$((failed + ran - summed))
+
+status=0
+if grep -E "$SPLATS" "$DMESG" >&2; then
+	printf 'FAILED: kernel splat in the guest dmesg, see %s\n' "$DMESG" >&2
+	status=1
+fi
+[ "$pass" -gt 0 ] || { echo "FAILED: no test passed" >&2; status=1; }
+[ "$failed" = 0 ] || status=1
+summary="$pass passed, $failed failed"
+[ "$skip" -gt 0 ] && summary="$summary, $skip skipped"
+echo "$summary"
+exit $status

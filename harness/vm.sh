@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm.sh CMD...: boot the built kernel under QEMU and run the shell command
+# CMD in it, in the current directory; exit with its status.
+#
+# VM_TIMEOUT (seconds, default 900), VM_ACCEL=kvm|tcg (default: probe),
+# VM_MEM (default 2G), VM_CPUS (default 2).
+. "$(dirname "$0")/lib.sh"
+
+KERNEL=$OBJ/arch/x86/boot/bzImage
+[ -f "$KERNEL" ] || fail "boot guest" "" "no kernel at $KERNEL: run make kernel"
+TIMEOUT=${VM_TIMEOUT:-900}
+RUN=$BUILD/vm.$$
+LOG=$LOGS/vm.log
+trap 'rm -rf "$RUN"' EXIT
+mkdir -p "$RUN/out"
+printf '%s\n' "$*" >"$RUN/out/cmd"
+pwd >"$RUN/out/cwd"
+truncate -s 2G "$RUN/scratch.img"
+/sbin/mkfs.ext4 -q -F "$RUN/scratch.img" || fail "scratch disk" "" "mkfs.ext4 failed"
+
+boot=(qemu-system-x86_64 -machine q35 -smp "${VM_CPUS:-2}" -m "${VM_MEM:-2G}"
+	-nodefaults -no-reboot -display none -serial stdio -kernel "$KERNEL")
+qemu=("${boot[@]}"
+	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
+	-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
+	-fsdev local,id=out,path="$RUN/out",security_model=none
+	-device virtio-9p-pci,fsdev=out,mount_tag=vmout
+	-drive file="$RUN/scratch.img",if=virtio,format=raw,cache=unsafe)
+append="console=ttyS0 root=/dev/root rootfstype=9p ro
+	rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
+	init=$HARNESS/guest-init panic=-1 oops=panic quiet ${VM_APPEND:-}"
+
+# /dev/kvm exists on many of our machines but QEMU aborts or hangs on it:
+# trust KVM only after a short probe boot reaches the kernel's panic.
+# The verdict is kept in $BUILD/kvm-probe; delete it to probe again.
+accel=${VM_ACCEL:-$(cat "$BUILD/kvm-probe" 2>/dev/null || true)}
+if [ -z "$accel" ]; then
+	accel=tcg
+	say "probing KVM (up to 20 s)"
+	if [ -w /dev/kvm ] &&
+	   timeout -k 5 20 "${boot[@]}" -accel kvm -cpu host \
+		-append "console=ttyS0 panic=-1 root=/dev/nonexistent" </dev/null 2>&1 |
+	   grep -q 'Kernel panic'; then
+		accel=kvm
+	fi
+	echo "$accel" >"$BUILD/kvm-probe"
+fi
+case $accel in
+kvm) qemu+=(-accel kvm -cpu host) ;;
+tcg) qemu+=(-accel tcg,thread=multi -cpu max) ;;
+*) fail "boot guest" "" "VM_ACCEL must be kvm or tcg, not '$accel'" ;;
+esac
+
+say "guest: ${accel^^}, ${VM_CPUS:-2} CPUs, timeout ${TIMEOUT}s (console log: ${LOG#"$REPO"/})"
+set +e
+timeout -k 10 "$TIMEOUT" "${qemu[@]}" -append "$(echo $append)" </dev/null 2>&1 |
+	sed -u -e 's/\r$//' -e '/\] reboot: Power down$/d' | tee "$LOG"
+rc=${PIPESTATUS[0]}
+set -e
+cp "$RUN/out/dmesg" "$LOGS/guest-dmesg.log" 2>/dev/null || true
+
+[ "$rc" = 124 ] && fail "guest run" "$LOG" "timed out after ${TIMEOUT}s"
+[ -f "$RUN/out/status" ] ||
+	fail "guest run" "$LOG" "the guest died before the command finished (kernel panic?)"
+exit "$(cat "$RUN/out/status")"
