@@ -6,7 +6,11 @@
 frags=$HARNESS/config/base.config
 [ "${DEBUG:-0}" = 1 ] && frags="$frags $HARNESS/config/debug.config"
 kmake=(make -C "$TREE" O="$OBJ" ARCH=x86_64 -j"$JOBS")
-command -v ccache >/dev/null && kmake+=(CC="ccache gcc")
+if command -v ccache >/dev/null; then
+	kmake+=(CC="ccache gcc")
+	# Relative paths let a fresh clone elsewhere hit the same cache.
+	export CCACHE_BASEDIR=$BUILD
+fi
 
 configure()
 {

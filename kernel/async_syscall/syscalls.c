@@ -1,16 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * async_submit() system call entry point.
+ * async_submit() system call: argument checks, then submit.c does the work.
  */
 
 #include <linux/syscalls.h>
-#include <uapi/linux/async_syscall.h>
+#include <linux/uaccess.h>
 
+#include "async_syscall.h"
+
+#define ASYNC_SUBMIT_FLAGS \
+	(ASYNC_SUBMIT_WAIT | ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_ABI_VERSION)
+
+/**
+ * sys_async_submit() - run system calls on worker threads of this process
+ * @entries: Array of entries, 8-byte aligned.
+ * @nr_entries: Number of entries, 1 to %ASYNC_SUBMIT_MAX_ENTRIES.
+ * @entry_size: Size of one entry, at least %ASYNC_SYSCALL_SIZE_VER0.
+ * @flags: %ASYNC_SUBMIT_WAIT, %ASYNC_SUBMIT_PROBE or
+ *	%ASYNC_SUBMIT_ABI_VERSION.
+ *
+ * Return: @nr_entries once all are queued (and, with %ASYNC_SUBMIT_WAIT,
+ * completed), 0 for a probe, the ABI version with
+ * %ASYNC_SUBMIT_ABI_VERSION, or a negative errno.
+ */
 SYSCALL_DEFINE4(async_submit, struct async_syscall __user *, entries,
 		unsigned int, nr_entries, size_t, entry_size,
 		unsigned int, flags)
 {
-	if (flags)
+	if (flags & ~ASYNC_SUBMIT_FLAGS)
 		return -EINVAL;
-	return -EOPNOTSUPP;
+	if (flags & ASYNC_SUBMIT_ABI_VERSION) {
+		if (flags != ASYNC_SUBMIT_ABI_VERSION || entries ||
+		    nr_entries || entry_size)
+			return -EINVAL;
+		return ASYNC_SUBMIT_ABI;
+	}
+	if ((flags & ASYNC_SUBMIT_PROBE) && (flags & ASYNC_SUBMIT_WAIT))
+		return -EINVAL;
+	if (!nr_entries || nr_entries > ASYNC_SUBMIT_MAX_ENTRIES)
+		return -EINVAL;
+	if (entry_size < ASYNC_SYSCALL_SIZE_VER0 || !IS_ALIGNED(entry_size, 8))
+		return -EINVAL;
+	if (entry_size > PAGE_SIZE)
+		return -E2BIG;
+	/* The done words must be naturally aligned futexes. */
+	if (!IS_ALIGNED((unsigned long)entries, 8))
+		return -EINVAL;
+	if (!access_ok(entries, (size_t)nr_entries * entry_size))
+		return -EFAULT;
+
+	if (flags & ASYNC_SUBMIT_PROBE)
+		return async_probe(entries, nr_entries, entry_size);
+	return async_submit(entries, nr_entries, entry_size,
+			    flags & ASYNC_SUBMIT_WAIT);
 }

@@ -2,6 +2,8 @@
 /*
  * async_submit(): run whitelisted system calls on worker threads of the
  * calling process, with one futex completion word per entry.
+ *
+ * See Documentation/userspace-api/async_syscall.rst.
  */
 
 #ifndef _UAPI_LINUX_ASYNC_SYSCALL_H
@@ -12,14 +14,67 @@
 /**
  * struct async_syscall - one system call to run asynchronously
  *
- * @nr: System call number, in the native x86_64 numbering.
- * @flags: Per-entry flags; none are defined yet, must be 0.
- * @args: The six system call arguments.
+ * Entries are passed as an array; @entry_size of async_submit() gives the
+ * size of one element, so that the structure can grow.  The array must be
+ * 8-byte aligned.
+ *
+ * @nr: System call number in the native x86_64 numbering, or an
+ *	asynchronous-only operation %ASYNC_OP_*.
+ * @flags: Per-entry flags, %ASYNC_SYSCALL_LINK and %ASYNC_SYSCALL_RUN_ANYWAY.
+ * @args: The six arguments of the call.  When bit n of @arg_refs is set,
+ *	@args[n] holds the index of an earlier entry of the same chain, and
+ *	that entry's result is passed instead.
+ * @arg_refs: Bitmap of the arguments, bits 0 to 5, taken from the results
+ *	of earlier entries.
+ * @done: Futex completion word.  async_submit() sets it to
+ *	%ASYNC_SYSCALL_PENDING; the kernel writes @result, then stores
+ *	%ASYNC_SYSCALL_DONE with release ordering and wakes the private futex.
+ * @result: Return value of the call, or a negative errno.  Written by
+ *	the kernel.
  */
 struct async_syscall {
 	__u32 nr;
 	__u32 flags;
 	__u64 args[6];
+	__u32 arg_refs;
+	__u32 done;
+	__s64 result;
 };
+
+#define ASYNC_SYSCALL_SIZE_VER0		72	/* sizeof first published struct */
+
+/* Values of struct async_syscall.done */
+#define ASYNC_SYSCALL_PENDING		0
+#define ASYNC_SYSCALL_DONE		1
+
+/* Per-entry flags: struct async_syscall.flags */
+/* The next entry belongs to this entry's chain and runs after it. */
+#define ASYNC_SYSCALL_LINK		(1U << 0)
+/* Run even if an earlier entry of the chain failed or was cancelled. */
+#define ASYNC_SYSCALL_RUN_ANYWAY	(1U << 1)
+
+/* Flags of async_submit() */
+/* Return only once every entry has completed. */
+#define ASYNC_SUBMIT_WAIT		(1U << 0)
+/* Check the entries and write 0 or -errno to each result; run nothing. */
+#define ASYNC_SUBMIT_PROBE		(1U << 1)
+/* Return the ABI version; all other arguments must be 0. */
+#define ASYNC_SUBMIT_ABI_VERSION	(1U << 2)
+
+/* Most entries one call takes. */
+#define ASYNC_SUBMIT_MAX_ENTRIES	4096
+
+/*
+ * Asynchronous-only operations use numbers from ASYNC_OP_BASE, far above
+ * the system call numbers, up to ASYNC_OP_BASE + 0xffff.
+ */
+#define ASYNC_OP_BASE			0x10000
+/*
+ * fsync_range(fd, offset, nbytes, flags): data-integrity sync of the bytes
+ * [offset, offset + nbytes) of fd, up to end of file when nbytes is 0.
+ */
+#define ASYNC_OP_FSYNC_RANGE		(ASYNC_OP_BASE + 0)
+/* flags of ASYNC_OP_FSYNC_RANGE: like fdatasync(), skip metadata not needed to read the data back. */
+#define ASYNC_FSYNC_DATASYNC		(1U << 0)
 
 #endif /* _UAPI_LINUX_ASYNC_SYSCALL_H */

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run one system call for async_submit() on a worker thread.
+ */
+
+#include <linux/async_syscall.h>
+#include <linux/nospec.h>
+#include <linux/sched/task_stack.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+
+/*
+ * The worker never returns to user mode, so its own pt_regs are free to
+ * carry the arguments, as the syscall entry code would have set them.
+ */
+long arch_async_syscall(unsigned int nr, const u64 *args)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+
+	regs->di = args[0];
+	regs->si = args[1];
+	regs->dx = args[2];
+	regs->r10 = args[3];
+	regs->r8 = args[4];
+	regs->r9 = args[5];
+	regs->orig_ax = nr;
+	regs->ax = -ENOSYS;
+	return x64_sys_call(regs, array_index_nospec(nr, NR_syscalls));
+}

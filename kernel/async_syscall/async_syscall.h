@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _KERNEL_ASYNC_SYSCALL_H
+#define _KERNEL_ASYNC_SYSCALL_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <uapi/linux/async_syscall.h>
+
+#define ASYNC_NR_ARGS		6
+#define ASYNC_MAX_INFLIGHT	16384
+#define ASYNC_MAX_WORKERS	256
+
+/**
+ * struct async_op_def - what async_submit() knows about one operation
+ * @name: Name of the system call or operation, for tracing and errors.
+ * @nargs: Number of arguments it takes; references beyond it are refused.
+ * @issue: Runs an asynchronous-only operation.  NULL for a system call,
+ *	which runs through the architecture's system call dispatcher.
+ */
+struct async_op_def {
+	const char	*name;
+	unsigned int	nargs;
+	long		(*issue)(const u64 *args);
+};
+
+const struct async_op_def *async_op_lookup(u32 nr);
+
+/**
+ * struct async_req - kernel copy of one entry
+ * @nr: System call or operation number.
+ * @flags: ASYNC_SYSCALL_* entry flags.
+ * @arg_refs: Arguments taken from earlier results.
+ * @index: Position in the submitted array.
+ * @chain_len: On the first entry of a chain, number of entries in it.
+ * @args: Arguments, with references still unresolved.
+ * @result: The entry's result, kept for later references.
+ * @node: On the first entry of a chain, link in &async_ctx.queue.
+ */
+struct async_req {
+	u32			nr;
+	u32			flags;
+	u32			arg_refs;
+	u32			index;
+	u32			chain_len;
+	u64			args[ASYNC_NR_ARGS];
+	s64			result;
+	struct list_head	node;
+};
+
+/**
+ * struct async_batch - the entries of one async_submit() call
+ * @refs: One for the submitter, one for the chains while any is pending.
+ * @pending: Chains not yet completed.
+ * @nr: Number of entries.
+ * @entry_size: Size of one user entry.
+ * @uentries: The user's array, where results and done words go.
+ * @cred: Credentials of the submitter, taken at submit.
+ * @mm: The submitter's mm; entries never run or complete in another one.
+ * @ctx: The process's context, which counts the entries in flight.
+ * @all_done: Completed when the last chain has completed.
+ * @reqs: The entries.
+ */
+struct async_batch {
+	refcount_t			refs;
+	atomic_t			pending;
+	unsigned int			nr;
+	size_t				entry_size;
+	void __user			*uentries;
+	const struct cred		*cred;
+	struct mm_struct		*mm;
+	struct async_ctx		*ctx;
+	struct completion		all_done;
+	struct async_req		reqs[] __counted_by(nr);
+};
+
+/**
+ * struct async_ctx - per-process state, hung off &signal_struct
+ * @lock: Protects all fields but @inflight.
+ * @queue: Chains waiting for a worker, by their first &async_req.
+ * @idle: Idle workers.
+ * @nr_workers: Workers alive or being created.
+ * @nr_waking: Workers woken or created that have not looked at @queue yet.
+ * @max_workers: Bound on @nr_workers.
+ * @inflight: Entries submitted and not completed.
+ */
+struct async_ctx {
+	spinlock_t		lock;
+	struct list_head	queue;
+	struct list_head	idle;
+	unsigned int		nr_workers;
+	unsigned int		nr_waking;
+	unsigned int		max_workers;
+	atomic_t		inflight;
+};
+
+#define ASYNC_SUBMIT_ABI	1
+
+struct async_ctx *async_ctx_get(void);
+int async_queue_batch(struct async_batch *batch);
+void async_batch_put(struct async_batch *batch);
+
+long async_submit(void __user *uentries, unsigned int nr, size_t size,
+		  bool wait);
+long async_probe(void __user *uentries, unsigned int nr, size_t size);
+
+#endif /* _KERNEL_ASYNC_SYSCALL_H */

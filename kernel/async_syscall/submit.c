@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Checking and queueing the entries of one async_submit() call.
+ *
+ * All or nothing: every entry is copied and checked before any is queued.
+ * When entry k is refused, the call fails with its error, entry k's result
+ * holds the same error, and no entry runs.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "async_syscall.h"
+
+#define ASYNC_SYSCALL_FLAGS	(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY)
+
+static struct async_syscall __user *async_uentry(void __user *uentries,
+						 unsigned int index,
+						 size_t size)
+{
+	return uentries + (size_t)index * size;
+}
+
+/*
+ * @chain_start is the index of the first entry of the chain @index is in;
+ * references must stay inside [chain_start, index).
+ */
+static int async_check_entry(const struct async_syscall *e, unsigned int index,
+			     unsigned int chain_start, unsigned int nr)
+{
+	const struct async_op_def *def;
+	unsigned long refs = e->arg_refs;
+	unsigned int n;
+
+	if (e->flags & ~ASYNC_SYSCALL_FLAGS)
+		return -EINVAL;
+	if ((e->flags & ASYNC_SYSCALL_LINK) && index == nr - 1)
+		return -EINVAL;
+	def = async_op_lookup(e->nr);
+	if (IS_ERR(def))
+		return PTR_ERR(def);
+	if (refs >> def->nargs)
+		return -EINVAL;
+	for_each_set_bit(n, &refs, ASYNC_NR_ARGS) {
+		if (e->args[n] < chain_start || e->args[n] >= index)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* Copies entry @index of the user's array and checks it. */
+static int async_read_entry(struct async_syscall *e, void __user *uentries,
+			    unsigned int index, size_t size,
+			    unsigned int chain_start, unsigned int nr)
+{
+	int ret;
+
+	ret = copy_struct_from_user(e, sizeof(*e),
+				    async_uentry(uentries, index, size), size);
+	if (ret == -EFAULT)
+		return ret;
+	if (!ret)
+		ret = async_check_entry(e, index, chain_start, nr);
+	return ret;
+}
+
+static void async_report(void __user *uentries, unsigned int index,
+			 size_t size, long err)
+{
+	/* Best effort: the call's own return value already says it all. */
+	put_user(err, &async_uentry(uentries, index, size)->result);
+}
+
+long async_probe(void __user *uentries, unsigned int nr, size_t size)
+{
+	unsigned int i, chain_start = 0;
+	struct async_syscall e;
+	int ret;
+
+	for (i = 0; i < nr; i++) {
+		ret = async_read_entry(&e, uentries, i, size, chain_start, nr);
+		if (ret == -EFAULT)
+			return ret;
+		if (put_user((s64)ret, &async_uentry(uentries, i, size)->result))
+			return -EFAULT;
+		if (ret || !(e.flags & ASYNC_SYSCALL_LINK))
+			chain_start = i + 1;
+	}
+	return 0;
+}
+
+static struct async_batch *async_read_batch(void __user *uentries,
+					    unsigned int nr, size_t size)
+{
+	unsigned int i, chain_start = 0;
+	struct async_batch *batch;
+	struct async_syscall e;
+	int ret;
+
+	batch = kvzalloc(struct_size(batch, reqs, nr), GFP_KERNEL_ACCOUNT);
+	if (!batch)
+		return ERR_PTR(-ENOMEM);
+	batch->nr = nr;
+
+	for (i = 0; i < nr; i++) {
+		struct async_req *req = &batch->reqs[i];
+
+		ret = async_read_entry(&e, uentries, i, size, chain_start, nr);
+		if (ret) {
+			if (ret != -EFAULT)
+				async_report(uentries, i, size, ret);
+			goto fail;
+		}
+		req->nr = e.nr;
+		req->flags = e.flags;
+		req->arg_refs = e.arg_refs;
+		req->index = i;
+		memcpy(req->args, e.args, sizeof(req->args));
+		if (!(e.flags & ASYNC_SYSCALL_LINK)) {
+			batch->reqs[chain_start].chain_len = i - chain_start + 1;
+			chain_start = i + 1;
+		}
+	}
+
+	/* Only now that every entry is good may the done words change. */
+	for (i = 0; i < nr; i++) {
+		if (put_user(ASYNC_SYSCALL_PENDING,
+			     &async_uentry(uentries, i, size)->done)) {
+			ret = -EFAULT;
+			goto fail;
+		}
+	}
+	return batch;
+fail:
+	kvfree(batch);
+	return ERR_PTR(ret);
+}
+
+long async_submit(void __user *uentries, unsigned int nr, size_t size,
+		  bool wait)
+{
+	struct async_batch *batch;
+	struct async_ctx *ctx;
+	unsigned int i;
+	long ret;
+
+	ctx = async_ctx_get();
+	if (!ctx)
+		return -ENOMEM;
+	batch = async_read_batch(uentries, nr, size);
+	if (IS_ERR(batch))
+		return PTR_ERR(batch);
+
+	if (atomic_add_return(nr, &ctx->inflight) > ASYNC_MAX_INFLIGHT) {
+		atomic_sub(nr, &ctx->inflight);
+		kvfree(batch);
+		return -EAGAIN;
+	}
+
+	/* One reference for us, one for the chains until the last is done. */
+	refcount_set(&batch->refs, 2);
+	for (i = 0; i < nr; i += batch->reqs[i].chain_len)
+		atomic_inc(&batch->pending);
+	batch->entry_size = size;
+	batch->uentries = uentries;
+	batch->cred = get_current_cred();
+	batch->mm = current->mm;
+	mmgrab(batch->mm);
+	batch->ctx = ctx;
+	init_completion(&batch->all_done);
+
+	ret = async_queue_batch(batch);
+	if (ret) {
+		atomic_sub(nr, &ctx->inflight);
+		refcount_set(&batch->refs, 1);
+	} else if (wait && wait_for_completion_interruptible(&batch->all_done)) {
+		/* The entries go on; their done words still report them. */
+		ret = -EINTR;
+	} else {
+		ret = nr;
+	}
+	async_batch_put(batch);
+	return ret;
+}

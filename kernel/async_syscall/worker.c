@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Worker threads of the submitting process, and how entries run on them.
+ *
+ * Work is queued by chain.  A worker takes a chain, runs its entries in
+ * order and takes the next chain without sleeping.  Before running a chain
+ * it recruits one more worker if work is still queued and no other worker
+ * is already on its way, so a batch of trivial entries keeps few threads
+ * busy while blocking entries fan out to as many as they need.
+ */
+
+#include <linux/async_syscall.h>
+#include <linux/cred.h>
+#include <linux/errno.h>
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/task_work.h>
+#include <linux/uaccess.h>
+
+#include "../futex/futex.h"
+#include "async_syscall.h"
+
+#define ASYNC_WORKER_IDLE	(2 * HZ)
+
+struct async_worker {
+	struct async_ctx	*ctx;
+	struct task_struct	*task;
+	struct list_head	idle_node;
+};
+
+struct async_ctx *async_ctx_get(void)
+{
+	struct signal_struct *sig = current->signal;
+	struct async_ctx *ctx = smp_load_acquire(&sig->async_ctx);
+	struct async_ctx *old = NULL;
+
+	if (ctx)
+		return ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	if (!ctx)
+		return NULL;
+	spin_lock_init(&ctx->lock);
+	INIT_LIST_HEAD(&ctx->queue);
+	INIT_LIST_HEAD(&ctx->idle);
+	ctx->max_workers = min_t(unsigned long, ASYNC_MAX_WORKERS,
+				 rlimit(RLIMIT_NPROC));
+	if (!try_cmpxchg_release(&sig->async_ctx, &old, ctx)) {
+		kfree(ctx);
+		ctx = old;
+	}
+	return ctx;
+}
+
+void __async_syscall_free(struct async_ctx *ctx)
+{
+	WARN_ON_ONCE(ctx->nr_workers || !list_empty(&ctx->queue));
+	kfree(ctx);
+}
+
+void async_batch_put(struct async_batch *batch)
+{
+	if (!refcount_dec_and_test(&batch->refs))
+		return;
+	put_cred(batch->cred);
+	mmdrop(batch->mm);
+	kvfree(batch);
+}
+
+static struct async_batch *async_req_batch(struct async_req *req)
+{
+	return container_of(req - req->index, struct async_batch, reqs[0]);
+}
+
+static void async_chain_done(struct async_batch *batch, struct async_req *first)
+{
+	atomic_sub(first->chain_len, &batch->ctx->inflight);
+	if (atomic_dec_and_test(&batch->pending)) {
+		complete(&batch->all_done);
+		async_batch_put(batch);
+	}
+}
+
+/*
+ * The result goes first, then the done word with release ordering, then
+ * the wakeup.  A fault means the caller unmapped the array: the completion
+ * is dropped.
+ */
+static void async_complete(struct async_batch *batch, struct async_req *req,
+			   long res)
+{
+	struct async_syscall __user *ue;
+
+	req->result = res;
+	ue = batch->uentries + (size_t)req->index * batch->entry_size;
+	if (put_user(res, &ue->result))
+		return;
+	smp_wmb();
+	if (put_user(ASYNC_SYSCALL_DONE, &ue->done))
+		return;
+	futex_wake(&ue->done, FLAGS_SIZE_32, INT_MAX, FUTEX_BITSET_MATCH_ANY);
+}
+
+static long async_issue(struct async_batch *batch, struct async_req *req)
+{
+	const struct async_op_def *def = async_op_lookup(req->nr);
+	unsigned long refs = req->arg_refs;
+	u64 args[ASYNC_NR_ARGS];
+	unsigned int n;
+	long ret;
+
+	if (WARN_ON_ONCE(IS_ERR(def)))
+		return PTR_ERR(def);
+
+	memcpy(args, req->args, sizeof(args));
+	for_each_set_bit(n, &refs, ASYNC_NR_ARGS)
+		args[n] = batch->reqs[req->args[n]].result;
+
+	if (def->issue)
+		ret = def->issue(args);
+	else
+		ret = arch_async_syscall(req->nr, args);
+
+	/* There is no user-mode return to restart from. */
+	switch (ret) {
+	case -ERESTARTSYS:
+	case -ERESTARTNOINTR:
+	case -ERESTARTNOHAND:
+	case -ERESTART_RESTARTBLOCK:
+		ret = -EINTR;
+	}
+	return ret;
+}
+
+static void async_run_chain(struct async_req *first)
+{
+	struct async_batch *batch = async_req_batch(first);
+	const struct cred *old_cred;
+	bool failed = false;
+	u32 i;
+
+	/* Workers die before exec installs a new mm; never write into one. */
+	if (WARN_ON_ONCE(current->mm != batch->mm)) {
+		async_chain_done(batch, first);
+		return;
+	}
+
+	old_cred = override_creds(batch->cred);
+	for (i = 0; i < first->chain_len; i++) {
+		struct async_req *req = first + i;
+		long res;
+
+		if (fatal_signal_pending(current) ||
+		    (failed && !(req->flags & ASYNC_SYSCALL_RUN_ANYWAY)))
+			res = -ECANCELED;
+		else
+			res = async_issue(batch, req);
+		if (res < 0)
+			failed = true;
+		async_complete(batch, req, res);
+		/* A worker never returns to user mode: run deferred fput()s now. */
+		if (task_work_pending(current))
+			task_work_run();
+	}
+	revert_creds(old_cred);
+	async_chain_done(batch, first);
+}
+
+/* Completes chains that no worker is left to run. */
+static void async_cancel_chains(struct list_head *chains)
+{
+	struct async_req *first, *next;
+	u32 i;
+
+	list_for_each_entry_safe(first, next, chains, node) {
+		struct async_batch *batch = async_req_batch(first);
+
+		for (i = 0; i < first->chain_len; i++)
+			async_complete(batch, first + i, -ECANCELED);
+		async_chain_done(batch, first);
+	}
+}
+
+static int async_worker_fn(void *data);
+
+/*
+ * Wakes an idle worker, or reserves a new one, when work is queued and no
+ * worker is already on its way to it.  Returns true when the caller must
+ * create the reserved worker with async_create_worker().
+ */
+static bool async_recruit(struct async_ctx *ctx)
+	__must_hold(&ctx->lock)
+{
+	struct async_worker *w;
+
+	if (list_empty(&ctx->queue) || ctx->nr_waking)
+		return false;
+	w = list_first_entry_or_null(&ctx->idle, struct async_worker, idle_node);
+	if (w) {
+		list_del_init(&w->idle_node);
+		ctx->nr_waking++;
+		wake_up_process(w->task);
+		return false;
+	}
+	if (ctx->nr_workers >= ctx->max_workers)
+		return false;
+	ctx->nr_workers++;
+	ctx->nr_waking++;
+	return true;
+}
+
+static int async_create_worker(struct async_ctx *ctx)
+{
+	struct async_worker *w;
+	struct task_struct *tsk;
+	int err = -ENOMEM;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+	if (!w)
+		goto fail;
+	w->ctx = ctx;
+	INIT_LIST_HEAD(&w->idle_node);
+	tsk = create_io_thread(async_worker_fn, w, NUMA_NO_NODE);
+	if (IS_ERR(tsk)) {
+		err = PTR_ERR(tsk);
+		kfree(w);
+		goto fail;
+	}
+	w->task = tsk;
+	wake_up_new_task(tsk);
+	return 0;
+fail:
+	spin_lock(&ctx->lock);
+	ctx->nr_workers--;
+	ctx->nr_waking--;
+	spin_unlock(&ctx->lock);
+	return err;
+}
+
+/* The last worker to go cancels what is still queued: the process is dying. */
+static void async_worker_exit(struct async_worker *w)
+	__releases(&w->ctx->lock)
+{
+	struct async_ctx *ctx = w->ctx;
+	LIST_HEAD(orphans);
+
+	ctx->nr_workers--;
+	if (!ctx->nr_workers)
+		list_splice_init(&ctx->queue, &orphans);
+	spin_unlock(&ctx->lock);
+
+	async_cancel_chains(&orphans);
+	kfree(w);
+}
+
+static int async_worker_fn(void *data)
+{
+	struct async_worker *w = data;
+	struct async_ctx *ctx = w->ctx;
+	char name[TASK_COMM_LEN];
+	bool recruited = true;
+	bool timed_out = false;
+
+	snprintf(name, sizeof(name), "async-wrk-%d", task_tgid_vnr(current));
+	set_task_comm(current, name);
+
+	for (;;) {
+		struct async_req *first;
+		bool spawn;
+
+		if (signal_pending(current)) {
+			struct ksignal ksig;
+
+			__set_current_state(TASK_RUNNING);
+			/* True only for a fatal signal: exit or exec. */
+			if (get_signal(&ksig)) {
+				spin_lock(&ctx->lock);
+				ctx->nr_waking -= recruited;
+				break;
+			}
+		}
+
+		spin_lock(&ctx->lock);
+		ctx->nr_waking -= recruited;
+		recruited = false;
+		first = list_first_entry_or_null(&ctx->queue, struct async_req,
+						 node);
+		if (first) {
+			list_del(&first->node);
+			spawn = async_recruit(ctx);
+			spin_unlock(&ctx->lock);
+			if (spawn)
+				async_create_worker(ctx);
+			async_run_chain(first);
+			timed_out = false;
+			cond_resched();
+			continue;
+		}
+		if (timed_out)
+			break;
+
+		list_add(&w->idle_node, &ctx->idle);
+		__set_current_state(TASK_INTERRUPTIBLE);
+		spin_unlock(&ctx->lock);
+		timed_out = !schedule_timeout(ASYNC_WORKER_IDLE);
+
+		spin_lock(&ctx->lock);
+		recruited = list_empty(&w->idle_node);
+		list_del_init(&w->idle_node);
+		spin_unlock(&ctx->lock);
+		if (recruited)
+			timed_out = false;
+	}
+	async_worker_exit(w);
+	/* Returning would take the thread to user mode. */
+	do_exit(0);
+}
+
+/**
+ * async_queue_batch() - queue the chains of a batch and get a worker going
+ * @batch: Checked entries, with their chains set up.
+ *
+ * Return: 0, or an error if no worker exists and none could be created; the
+ * batch is then not queued.
+ */
+int async_queue_batch(struct async_batch *batch)
+{
+	struct async_ctx *ctx = batch->ctx;
+	LIST_HEAD(orphans);
+	unsigned int i;
+	bool spawn;
+	int err;
+
+	spin_lock(&ctx->lock);
+	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len)
+		list_add_tail(&batch->reqs[i].node, &ctx->queue);
+	spawn = async_recruit(ctx);
+	spin_unlock(&ctx->lock);
+	if (!spawn)
+		return 0;
+
+	err = async_create_worker(ctx);
+	if (!err)
+		return 0;
+
+	/*
+	 * With no worker at all, nothing took our chains off the queue, and
+	 * nothing would run the chains other callers queued meanwhile.
+	 */
+	spin_lock(&ctx->lock);
+	if (ctx->nr_workers) {
+		spin_unlock(&ctx->lock);
+		return 0;
+	}
+	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len)
+		list_del(&batch->reqs[i].node);
+	list_splice_init(&ctx->queue, &orphans);
+	spin_unlock(&ctx->lock);
+	async_cancel_chains(&orphans);
+	return err;
+}
