@@ -7,11 +7,12 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HARNESS=$REPO/harness
 BUILD=${BUILD:-$REPO/.build}
 TREE=$BUILD/linux
-LOGS=$BUILD/logs
 if [ "${DEBUG:-0}" = 1 ]; then
 	OBJ=$BUILD/obj-debug
+	LOGS=$BUILD/logs-debug
 else
 	OBJ=$BUILD/obj
+	LOGS=$BUILD/logs
 fi
 HDR=$OBJ/usr
 USEROBJ=$OBJ/user

@@ -6,7 +6,7 @@
 
 LOG=$LOGS/vm.log
 DMESG=$LOGS/guest-dmesg.log
-SPLATS='WARNING:|BUG:|Oops|KASAN|UBSAN|kmemleak|possible recursive locking|'\
+SPLATS='WARNING:|BUG:|Oops|KASAN|UBSAN|suspected memory leak|possible recursive locking|'\
 'possible circular locking|inconsistent lock state|suspicious RCU usage|'\
 'INFO: task .* blocked|soft lockup|general protection fault|Call Trace:'
 
