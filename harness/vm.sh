@@ -29,7 +29,7 @@ qemu=("${boot[@]}"
 	-drive file="$RUN/scratch.img",if=virtio,format=raw,cache=unsafe)
 append="console=ttyS0 root=/dev/root rootfstype=9p ro
 	rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
-	init=$HARNESS/guest-init panic=-1 oops=panic quiet ${VM_APPEND:-}"
+	init=$HARNESS/guest-init panic=-1 oops=panic no_timer_check quiet ${VM_APPEND:-}"
 
 # /dev/kvm exists on many of our machines but QEMU aborts or hangs on it:
 # trust KVM only after a short probe boot reaches the kernel's panic.

@@ -3,6 +3,7 @@
 #define _KERNEL_ASYNC_SYSCALL_H
 
 #include <linux/completion.h>
+#include <linux/seccomp.h>
 #include <linux/list.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
@@ -28,6 +29,12 @@ struct async_op_def {
 
 const struct async_op_def *async_op_lookup(u32 nr);
 
+enum async_req_state {
+	ASYNC_REQ_QUEUED,
+	ASYNC_REQ_RUNNING,
+	ASYNC_REQ_DONE,
+};
+
 /**
  * struct async_req - kernel copy of one entry
  * @nr: System call or operation number.
@@ -35,9 +42,13 @@ const struct async_op_def *async_op_lookup(u32 nr);
  * @arg_refs: Arguments taken from earlier results.
  * @index: Position in the submitted array.
  * @chain_len: On the first entry of a chain, number of entries in it.
+ * @state: &enum async_req_state, under &async_ctx.lock.
+ * @cancelled: ASYNC_SUBMIT_CANCEL asked for it, under &async_ctx.lock.
  * @args: Arguments, with references still unresolved.
  * @result: The entry's result, kept for later references.
  * @node: On the first entry of a chain, link in &async_ctx.queue.
+ * @runner: On the first entry of a chain, the worker running it, under
+ *	&async_ctx.lock.
  */
 struct async_req {
 	u32			nr;
@@ -45,9 +56,12 @@ struct async_req {
 	u32			arg_refs;
 	u32			index;
 	u32			chain_len;
+	u8			state;
+	bool			cancelled;
 	u64			args[ASYNC_NR_ARGS];
 	s64			result;
 	struct list_head	node;
+	struct task_struct	*runner;
 };
 
 /**
@@ -60,6 +74,9 @@ struct async_req {
  * @cred: Credentials of the submitter, taken at submit.
  * @mm: The submitter's mm; entries never run or complete in another one.
  * @ctx: The process's context, which counts the entries in flight.
+ * @seccomp: The submitter's seccomp filters, or NULL.
+ * @ip: The submitter's user instruction pointer, for seccomp.
+ * @node: Link in &async_ctx.batches while entries are pending.
  * @all_done: Completed when the last chain has completed.
  * @reqs: The entries.
  */
@@ -72,6 +89,9 @@ struct async_batch {
 	const struct cred		*cred;
 	struct mm_struct		*mm;
 	struct async_ctx		*ctx;
+	struct seccomp_filter		*seccomp;
+	unsigned long			ip;
+	struct list_head		node;
 	struct completion		all_done;
 	struct async_req		reqs[] __counted_by(nr);
 };
@@ -80,6 +100,7 @@ struct async_batch {
  * struct async_ctx - per-process state, hung off &signal_struct
  * @lock: Protects all fields but @inflight.
  * @queue: Chains waiting for a worker, by their first &async_req.
+ * @batches: Batches with entries pending, for ASYNC_SUBMIT_CANCEL.
  * @idle: Idle workers.
  * @nr_workers: Workers alive or being created.
  * @nr_waking: Workers woken or created that have not looked at @queue yet.
@@ -87,8 +108,9 @@ struct async_batch {
  * @inflight: Entries submitted and not completed.
  */
 struct async_ctx {
-	spinlock_t		lock;
+	spinlock_t		lock;		/* guards all but @inflight */
 	struct list_head	queue;
+	struct list_head	batches;
 	struct list_head	idle;
 	unsigned int		nr_workers;
 	unsigned int		nr_waking;
@@ -105,5 +127,9 @@ void async_batch_put(struct async_batch *batch);
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  bool wait);
 long async_probe(void __user *uentries, unsigned int nr, size_t size);
+long async_cancel(void __user *uentries, unsigned int nr, size_t size);
+bool async_seccomp_allows(struct async_batch *batch, u32 nr, const u64 *args,
+			  long *res);
+bool async_syscall_allowed(void);
 
 #endif /* _KERNEL_ASYNC_SYSCALL_H */

@@ -27,59 +27,57 @@
 
 #include "async_syscall.h"
 
-#define ASYNC_SYSCALL(call, n)	[__NR_##call] = { .name = #call, .nargs = n }
-
 static const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	/* Data */
-	ASYNC_SYSCALL(read, 3),
-	ASYNC_SYSCALL(write, 3),
-	ASYNC_SYSCALL(pread64, 4),
-	ASYNC_SYSCALL(pwrite64, 4),
-	ASYNC_SYSCALL(readv, 3),
-	ASYNC_SYSCALL(writev, 3),
-	ASYNC_SYSCALL(preadv, 5),
-	ASYNC_SYSCALL(pwritev, 5),
-	ASYNC_SYSCALL(preadv2, 6),
-	ASYNC_SYSCALL(pwritev2, 6),
+	[__NR_read] = { .name = "read", .nargs = 3 },
+	[__NR_write] = { .name = "write", .nargs = 3 },
+	[__NR_pread64] = { .name = "pread64", .nargs = 4 },
+	[__NR_pwrite64] = { .name = "pwrite64", .nargs = 4 },
+	[__NR_readv] = { .name = "readv", .nargs = 3 },
+	[__NR_writev] = { .name = "writev", .nargs = 3 },
+	[__NR_preadv] = { .name = "preadv", .nargs = 5 },
+	[__NR_pwritev] = { .name = "pwritev", .nargs = 5 },
+	[__NR_preadv2] = { .name = "preadv2", .nargs = 6 },
+	[__NR_pwritev2] = { .name = "pwritev2", .nargs = 6 },
 	/* Files and names */
-	ASYNC_SYSCALL(openat, 4),
-	ASYNC_SYSCALL(openat2, 4),
-	ASYNC_SYSCALL(close, 1),
-	ASYNC_SYSCALL(renameat, 4),
-	ASYNC_SYSCALL(renameat2, 5),
-	ASYNC_SYSCALL(unlinkat, 3),
-	ASYNC_SYSCALL(mkdirat, 3),
+	[__NR_openat] = { .name = "openat", .nargs = 4 },
+	[__NR_openat2] = { .name = "openat2", .nargs = 4 },
+	[__NR_close] = { .name = "close", .nargs = 1 },
+	[__NR_renameat] = { .name = "renameat", .nargs = 4 },
+	[__NR_renameat2] = { .name = "renameat2", .nargs = 5 },
+	[__NR_unlinkat] = { .name = "unlinkat", .nargs = 3 },
+	[__NR_mkdirat] = { .name = "mkdirat", .nargs = 3 },
 	/* Durability */
-	ASYNC_SYSCALL(fsync, 1),
-	ASYNC_SYSCALL(fdatasync, 1),
-	ASYNC_SYSCALL(sync_file_range, 4),
+	[__NR_fsync] = { .name = "fsync", .nargs = 1 },
+	[__NR_fdatasync] = { .name = "fdatasync", .nargs = 1 },
+	[__NR_sync_file_range] = { .name = "sync_file_range", .nargs = 4 },
 	/* Metadata and position */
-	ASYNC_SYSCALL(statx, 5),
-	ASYNC_SYSCALL(newfstatat, 4),
-	ASYNC_SYSCALL(fstat, 2),
-	ASYNC_SYSCALL(lseek, 3),
-	ASYNC_SYSCALL(getdents64, 3),
+	[__NR_statx] = { .name = "statx", .nargs = 5 },
+	[__NR_newfstatat] = { .name = "newfstatat", .nargs = 4 },
+	[__NR_fstat] = { .name = "fstat", .nargs = 2 },
+	[__NR_lseek] = { .name = "lseek", .nargs = 3 },
+	[__NR_getdents64] = { .name = "getdents64", .nargs = 3 },
 	/* Page cache and space */
-	ASYNC_SYSCALL(readahead, 3),
-	ASYNC_SYSCALL(fadvise64, 4),
-	ASYNC_SYSCALL(fallocate, 4),
-	ASYNC_SYSCALL(ftruncate, 2),
+	[__NR_readahead] = { .name = "readahead", .nargs = 3 },
+	[__NR_fadvise64] = { .name = "fadvise64", .nargs = 4 },
+	[__NR_fallocate] = { .name = "fallocate", .nargs = 4 },
+	[__NR_ftruncate] = { .name = "ftruncate", .nargs = 2 },
 	/* Copies between descriptors */
-	ASYNC_SYSCALL(copy_file_range, 6),
-	ASYNC_SYSCALL(sendfile, 4),
-	ASYNC_SYSCALL(splice, 6),
+	[__NR_copy_file_range] = { .name = "copy_file_range", .nargs = 6 },
+	[__NR_sendfile] = { .name = "sendfile", .nargs = 4 },
+	[__NR_splice] = { .name = "splice", .nargs = 6 },
 	/* Waiting */
-	ASYNC_SYSCALL(poll, 3),
-	ASYNC_SYSCALL(ppoll, 5),
-	ASYNC_SYSCALL(nanosleep, 2),
-	ASYNC_SYSCALL(clock_nanosleep, 4),
+	[__NR_poll] = { .name = "poll", .nargs = 3 },
+	[__NR_ppoll] = { .name = "ppoll", .nargs = 5 },
+	[__NR_nanosleep] = { .name = "nanosleep", .nargs = 2 },
+	[__NR_clock_nanosleep] = { .name = "clock_nanosleep", .nargs = 4 },
 	/* Sockets */
-	ASYNC_SYSCALL(accept4, 4),
-	ASYNC_SYSCALL(connect, 3),
-	ASYNC_SYSCALL(sendto, 6),
-	ASYNC_SYSCALL(recvfrom, 6),
-	ASYNC_SYSCALL(sendmsg, 3),
-	ASYNC_SYSCALL(recvmsg, 3),
+	[__NR_accept4] = { .name = "accept4", .nargs = 4 },
+	[__NR_connect] = { .name = "connect", .nargs = 3 },
+	[__NR_sendto] = { .name = "sendto", .nargs = 6 },
+	[__NR_recvfrom] = { .name = "recvfrom", .nargs = 6 },
+	[__NR_sendmsg] = { .name = "sendmsg", .nargs = 3 },
+	[__NR_recvmsg] = { .name = "recvmsg", .nargs = 3 },
 };
 
 /*
@@ -150,7 +148,7 @@ static int __init async_op_defs_check(void)
 	BUILD_BUG_ON(offsetof(struct async_syscall, arg_refs) != 56);
 	BUILD_BUG_ON(offsetof(struct async_syscall, done) != 60);
 	BUILD_BUG_ON(offsetof(struct async_syscall, result) != 64);
-	BUILD_BUG_ON(ASYNC_OP_BASE < NR_syscalls);
+	BUILD_BUG_ON(NR_syscalls > ASYNC_OP_BASE);
 
 	for (i = 0; i < ARRAY_SIZE(async_syscall_defs); i++) {
 		const struct async_op_def *def = &async_syscall_defs[i];

@@ -10,7 +10,9 @@
 #include <linux/bitmap.h>
 #include <linux/cred.h>
 #include <linux/err.h>
+#include <linux/ptrace.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -171,6 +173,8 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->mm = current->mm;
 	mmgrab(batch->mm);
 	batch->ctx = ctx;
+	batch->seccomp = seccomp_filter_get();
+	batch->ip = instruction_pointer(current_pt_regs());
 	init_completion(&batch->all_done);
 
 	ret = async_queue_batch(batch);

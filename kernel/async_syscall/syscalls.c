@@ -3,25 +3,31 @@
  * async_submit() system call: argument checks, then submit.c does the work.
  */
 
+#include <linux/bitops.h>
 #include <linux/syscalls.h>
 #include <linux/uaccess.h>
 
 #include "async_syscall.h"
 
 #define ASYNC_SUBMIT_FLAGS \
-	(ASYNC_SUBMIT_WAIT | ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_ABI_VERSION)
+	(ASYNC_SUBMIT_WAIT | ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_ABI_VERSION | \
+	 ASYNC_SUBMIT_CANCEL)
+/* Flags that take an array of entries, at most one of them. */
+#define ASYNC_SUBMIT_MODES \
+	(ASYNC_SUBMIT_WAIT | ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_CANCEL)
 
 /**
  * sys_async_submit() - run system calls on worker threads of this process
  * @entries: Array of entries, 8-byte aligned.
  * @nr_entries: Number of entries, 1 to %ASYNC_SUBMIT_MAX_ENTRIES.
  * @entry_size: Size of one entry, at least %ASYNC_SYSCALL_SIZE_VER0.
- * @flags: %ASYNC_SUBMIT_WAIT, %ASYNC_SUBMIT_PROBE or
+ * @flags: %ASYNC_SUBMIT_WAIT, %ASYNC_SUBMIT_PROBE, %ASYNC_SUBMIT_CANCEL or
  *	%ASYNC_SUBMIT_ABI_VERSION.
  *
  * Return: @nr_entries once all are queued (and, with %ASYNC_SUBMIT_WAIT,
- * completed), 0 for a probe, the ABI version with
- * %ASYNC_SUBMIT_ABI_VERSION, or a negative errno.
+ * completed), 0 for a probe, the number of entries cancelled with
+ * %ASYNC_SUBMIT_CANCEL, the ABI version with %ASYNC_SUBMIT_ABI_VERSION, or
+ * a negative errno.
  */
 SYSCALL_DEFINE4(async_submit, struct async_syscall __user *, entries,
 		unsigned int, nr_entries, size_t, entry_size,
@@ -29,13 +35,15 @@ SYSCALL_DEFINE4(async_submit, struct async_syscall __user *, entries,
 {
 	if (flags & ~ASYNC_SUBMIT_FLAGS)
 		return -EINVAL;
+	if (!async_syscall_allowed())
+		return -EPERM;
 	if (flags & ASYNC_SUBMIT_ABI_VERSION) {
 		if (flags != ASYNC_SUBMIT_ABI_VERSION || entries ||
 		    nr_entries || entry_size)
 			return -EINVAL;
 		return ASYNC_SUBMIT_ABI;
 	}
-	if ((flags & ASYNC_SUBMIT_PROBE) && (flags & ASYNC_SUBMIT_WAIT))
+	if (hweight32(flags & ASYNC_SUBMIT_MODES) > 1)
 		return -EINVAL;
 	if (!nr_entries || nr_entries > ASYNC_SUBMIT_MAX_ENTRIES)
 		return -EINVAL;
@@ -51,6 +59,8 @@ SYSCALL_DEFINE4(async_submit, struct async_syscall __user *, entries,
 
 	if (flags & ASYNC_SUBMIT_PROBE)
 		return async_probe(entries, nr_entries, entry_size);
+	if (flags & ASYNC_SUBMIT_CANCEL)
+		return async_cancel(entries, nr_entries, entry_size);
 	return async_submit(entries, nr_entries, entry_size,
 			    flags & ASYNC_SUBMIT_WAIT);
 }

@@ -35,6 +35,7 @@ struct async_worker {
 struct async_ctx *async_ctx_get(void)
 {
 	struct signal_struct *sig = current->signal;
+	/* Pairs with the release in try_cmpxchg_release() below. */
 	struct async_ctx *ctx = smp_load_acquire(&sig->async_ctx);
 	struct async_ctx *old = NULL;
 
@@ -46,6 +47,7 @@ struct async_ctx *async_ctx_get(void)
 		return NULL;
 	spin_lock_init(&ctx->lock);
 	INIT_LIST_HEAD(&ctx->queue);
+	INIT_LIST_HEAD(&ctx->batches);
 	INIT_LIST_HEAD(&ctx->idle);
 	ctx->max_workers = min_t(unsigned long, ASYNC_MAX_WORKERS,
 				 rlimit(RLIMIT_NPROC));
@@ -68,6 +70,7 @@ void async_batch_put(struct async_batch *batch)
 		return;
 	put_cred(batch->cred);
 	mmdrop(batch->mm);
+	seccomp_filter_put(batch->seccomp);
 	kvfree(batch);
 }
 
@@ -78,8 +81,13 @@ static struct async_batch *async_req_batch(struct async_req *req)
 
 static void async_chain_done(struct async_batch *batch, struct async_req *first)
 {
-	atomic_sub(first->chain_len, &batch->ctx->inflight);
+	struct async_ctx *ctx = batch->ctx;
+
+	atomic_sub(first->chain_len, &ctx->inflight);
 	if (atomic_dec_and_test(&batch->pending)) {
+		spin_lock(&ctx->lock);
+		list_del(&batch->node);
+		spin_unlock(&ctx->lock);
 		complete(&batch->all_done);
 		async_batch_put(batch);
 	}
@@ -99,6 +107,7 @@ static void async_complete(struct async_batch *batch, struct async_req *req,
 	ue = batch->uentries + (size_t)req->index * batch->entry_size;
 	if (put_user(res, &ue->result))
 		return;
+	/* Pairs with the waiter's acquire load of the done word. */
 	smp_wmb();
 	if (put_user(ASYNC_SYSCALL_DONE, &ue->done))
 		return;
@@ -120,6 +129,8 @@ static long async_issue(struct async_batch *batch, struct async_req *req)
 	for_each_set_bit(n, &refs, ASYNC_NR_ARGS)
 		args[n] = batch->reqs[req->args[n]].result;
 
+	if (!async_seccomp_allows(batch, req->nr, args, &ret))
+		return ret;
 	if (def->issue)
 		ret = def->issue(args);
 	else
@@ -136,9 +147,39 @@ static long async_issue(struct async_batch *batch, struct async_req *req)
 	return ret;
 }
 
+/* Marks @req running; false if it was cancelled before it started. */
+static bool async_start(struct async_ctx *ctx, struct async_req *req)
+{
+	bool cancelled;
+
+	spin_lock(&ctx->lock);
+	cancelled = req->cancelled;
+	req->state = ASYNC_REQ_RUNNING;
+	spin_unlock(&ctx->lock);
+	return !cancelled;
+}
+
+static void async_finish(struct async_ctx *ctx, struct async_req *req)
+{
+	spin_lock(&ctx->lock);
+	req->state = ASYNC_REQ_DONE;
+	spin_unlock(&ctx->lock);
+
+	/*
+	 * A worker never returns to user mode: drop what a cancel may have
+	 * left for this entry, and run deferred work such as the last fput()
+	 * of a file it closed.
+	 */
+	if (test_thread_flag(TIF_NOTIFY_SIGNAL))
+		clear_notify_signal();
+	if (task_work_pending(current))
+		task_work_run();
+}
+
 static void async_run_chain(struct async_req *first)
 {
 	struct async_batch *batch = async_req_batch(first);
+	struct async_ctx *ctx = batch->ctx;
 	const struct cred *old_cred;
 	bool failed = false;
 	u32 i;
@@ -152,21 +193,21 @@ static void async_run_chain(struct async_req *first)
 	old_cred = override_creds(batch->cred);
 	for (i = 0; i < first->chain_len; i++) {
 		struct async_req *req = first + i;
-		long res;
+		long res = -ECANCELED;
 
-		if (fatal_signal_pending(current) ||
-		    (failed && !(req->flags & ASYNC_SYSCALL_RUN_ANYWAY)))
-			res = -ECANCELED;
-		else
+		if (async_start(ctx, req) && !fatal_signal_pending(current) &&
+		    (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)))
 			res = async_issue(batch, req);
 		if (res < 0)
 			failed = true;
+		async_finish(ctx, req);
 		async_complete(batch, req, res);
-		/* A worker never returns to user mode: run deferred fput()s now. */
-		if (task_work_pending(current))
-			task_work_run();
 	}
 	revert_creds(old_cred);
+
+	spin_lock(&ctx->lock);
+	first->runner = NULL;
+	spin_unlock(&ctx->lock);
 	async_chain_done(batch, first);
 }
 
@@ -291,6 +332,7 @@ static int async_worker_fn(void *data)
 						 node);
 		if (first) {
 			list_del(&first->node);
+			first->runner = current;
 			spawn = async_recruit(ctx);
 			spin_unlock(&ctx->lock);
 			if (spawn)
@@ -336,6 +378,7 @@ int async_queue_batch(struct async_batch *batch)
 	int err;
 
 	spin_lock(&ctx->lock);
+	list_add_tail(&batch->node, &ctx->batches);
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len)
 		list_add_tail(&batch->reqs[i].node, &ctx->queue);
 	spawn = async_recruit(ctx);
@@ -356,10 +399,70 @@ int async_queue_batch(struct async_batch *batch)
 		spin_unlock(&ctx->lock);
 		return 0;
 	}
+	list_del(&batch->node);
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len)
 		list_del(&batch->reqs[i].node);
 	list_splice_init(&ctx->queue, &orphans);
 	spin_unlock(&ctx->lock);
 	async_cancel_chains(&orphans);
 	return err;
+}
+
+/*
+ * Marks the entries of @batch that lie at @uentries + k * @size cancelled,
+ * and interrupts the one running, if any.  Returns how many it marked.
+ */
+static unsigned int async_cancel_batch(struct async_batch *batch,
+				       void __user *uentries, unsigned int nr,
+				       size_t size)
+	__must_hold(&batch->ctx->lock)
+{
+	unsigned long start = (unsigned long)uentries;
+	unsigned long end = start + (unsigned long)nr * size;
+	unsigned int i, chain = 0, count = 0;
+
+	for (i = 0; i < batch->nr; i++) {
+		struct async_req *req = &batch->reqs[i];
+		unsigned long addr = (unsigned long)batch->uentries +
+				     (unsigned long)i * batch->entry_size;
+
+		if (req->chain_len)
+			chain = i;
+		if (addr < start || addr >= end || (addr - start) % size)
+			continue;
+		if (req->state == ASYNC_REQ_DONE || req->cancelled)
+			continue;
+		req->cancelled = true;
+		count++;
+		if (req->state == ASYNC_REQ_RUNNING)
+			set_notify_signal(batch->reqs[chain].runner);
+	}
+	return count;
+}
+
+/**
+ * async_cancel() - cancel entries of earlier calls
+ * @uentries: Entries as they were submitted, or a part of them.
+ * @nr: Number of entries.
+ * @size: Entry size they were submitted with.
+ *
+ * Entries not started complete with -ECANCELED when a worker reaches them,
+ * without running; a running entry gets TIF_NOTIFY_SIGNAL, which ends an
+ * interruptible wait.
+ *
+ * Return: The number of entries cancelled.
+ */
+long async_cancel(void __user *uentries, unsigned int nr, size_t size)
+{
+	struct async_ctx *ctx = smp_load_acquire(&current->signal->async_ctx);
+	struct async_batch *batch;
+	long count = 0;
+
+	if (!ctx)
+		return 0;
+	spin_lock(&ctx->lock);
+	list_for_each_entry(batch, &ctx->batches, node)
+		count += async_cancel_batch(batch, uentries, nr, size);
+	spin_unlock(&ctx->lock);
+	return count;
 }

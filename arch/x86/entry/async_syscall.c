@@ -24,6 +24,5 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
 	regs->r8 = args[4];
 	regs->r9 = args[5];
 	regs->orig_ax = nr;
-	regs->ax = -ENOSYS;
 	return x64_sys_call(regs, array_index_nospec(nr, NR_syscalls));
 }

@@ -60,6 +60,11 @@ struct async_syscall {
 #define ASYNC_SUBMIT_PROBE		(1U << 1)
 /* Return the ABI version; all other arguments must be 0. */
 #define ASYNC_SUBMIT_ABI_VERSION	(1U << 2)
+/*
+ * Cancel the given entries of earlier calls: those not started complete
+ * with -ECANCELED, a running one is interrupted.
+ */
+#define ASYNC_SUBMIT_CANCEL		(1U << 3)
 
 /* Most entries one call takes. */
 #define ASYNC_SUBMIT_MAX_ENTRIES	4096
@@ -74,7 +79,10 @@ struct async_syscall {
  * [offset, offset + nbytes) of fd, up to end of file when nbytes is 0.
  */
 #define ASYNC_OP_FSYNC_RANGE		(ASYNC_OP_BASE + 0)
-/* flags of ASYNC_OP_FSYNC_RANGE: like fdatasync(), skip metadata not needed to read the data back. */
+/*
+ * Flag of ASYNC_OP_FSYNC_RANGE: like fdatasync(), skip the metadata not
+ * needed to read the data back.
+ */
 #define ASYNC_FSYNC_DATASYNC		(1U << 0)
 
 #endif /* _UAPI_LINUX_ASYNC_SYSCALL_H */

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What keeps async_submit() inside the limits a sandbox or an admin sets:
+ * the submitter's seccomp filters on every entry, and a sysctl switch.
+ */
+
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/init.h>
+#include <linux/sched/signal.h>
+#include <linux/seccomp.h>
+#include <linux/sysctl.h>
+#include <linux/uidgid.h>
+#include <asm/syscall.h>
+
+#include "async_syscall.h"
+
+/* 0: anyone, 1: CAP_SYS_ADMIN or async_syscall_group, 2: no one */
+static int sysctl_async_syscall_disabled;
+static int sysctl_async_syscall_group = -1;
+
+static const struct ctl_table async_syscall_sysctls[] = {
+	{
+		.procname	= "async_syscall_disabled",
+		.data		= &sysctl_async_syscall_disabled,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec_minmax,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_TWO,
+	},
+	{
+		.procname	= "async_syscall_group",
+		.data		= &sysctl_async_syscall_group,
+		.maxlen		= sizeof(int),
+		.mode		= 0644,
+		.proc_handler	= proc_dointvec,
+	},
+};
+
+static int __init async_syscall_sysctl_init(void)
+{
+	register_sysctl_init("kernel", async_syscall_sysctls);
+	return 0;
+}
+subsys_initcall(async_syscall_sysctl_init);
+
+bool async_syscall_allowed(void)
+{
+	int disabled = READ_ONCE(sysctl_async_syscall_disabled);
+	kgid_t group;
+
+	if (disabled == 2)
+		return false;
+	if (disabled == 0 || capable(CAP_SYS_ADMIN))
+		return true;
+	group = make_kgid(&init_user_ns, READ_ONCE(sysctl_async_syscall_group));
+	return gid_valid(group) && in_group_p(group);
+}
+
+/**
+ * async_seccomp_check() - run the submitter's seccomp filters on an entry
+ * @batch: The entry's batch, holding the submitter's filters.
+ * @nr: The entry's system call or operation number.
+ * @args: Its arguments, references resolved.
+ *
+ * The worker is not the thread the filters were written for, so actions
+ * that act on the calling thread get the nearest safe equivalent: both
+ * kills kill the process, as only the whole process is sure to include
+ * the submitter; a trap, a tracer or a user-space supervisor cannot act on
+ * a worker, so those entries fail with -ENOSYS, as a traced call does when
+ * no tracer is attached.
+ *
+ * Return: true if the entry may run; if not, @res is its result.
+ */
+bool async_seccomp_allows(struct async_batch *batch, u32 nr, const u64 *args,
+			  long *res)
+{
+	struct seccomp_data sd = {
+		.nr = nr,
+		.arch = syscall_get_arch(current),
+		.instruction_pointer = batch->ip,
+	};
+	u32 ret;
+
+	if (!batch->seccomp)
+		return true;
+	memcpy(sd.args, args, sizeof(sd.args));
+	ret = seccomp_filter_eval(batch->seccomp, &sd);
+
+	switch (ret & SECCOMP_RET_ACTION_FULL) {
+	case SECCOMP_RET_ALLOW:
+	case SECCOMP_RET_LOG:
+		return true;
+	case SECCOMP_RET_ERRNO:
+		*res = -(long)min_t(u32, ret & SECCOMP_RET_DATA, MAX_ERRNO);
+		return false;
+	case SECCOMP_RET_KILL_PROCESS:
+	case SECCOMP_RET_KILL_THREAD:
+		do_send_sig_info(SIGKILL, SEND_SIG_PRIV, current, PIDTYPE_TGID);
+		*res = -ECANCELED;
+		return false;
+	default:
+		*res = -ENOSYS;
+		return false;
+	}
+}
