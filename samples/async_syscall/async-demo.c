@@ -18,29 +18,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/syscall.h>
-#include <linux/async_syscall.h>
-#include <linux/futex.h>
-
-#ifndef __NR_async_submit
-#define __NR_async_submit 463
-#endif
+#include <async_syscall/libasync.h>
 
 static char buf[64 * 1024];
 
 static const char *const names[] = { "openat", "read", "close" };
-
-static void wait_done(struct async_syscall *e)
-{
-	while (__atomic_load_n(&e->done, __ATOMIC_ACQUIRE) ==
-	       ASYNC_SYSCALL_PENDING)
-		syscall(SYS_futex, &e->done, FUTEX_WAIT_PRIVATE,
-			ASYNC_SYSCALL_PENDING, NULL, NULL, 0);
-}
 
 int main(int argc, char **argv)
 {
@@ -48,38 +32,30 @@ int main(int argc, char **argv)
 	struct async_syscall e[3];
 	unsigned int i;
 	long ret;
+	int err;
 
 	if (argc > 2) {
 		fprintf(stderr, "usage: %s [FILE]\n", argv[0]);
 		return 1;
 	}
 
-	memset(e, 0, sizeof(e));
-	e[0].nr = __NR_openat;
-	e[0].args[0] = (__u64)AT_FDCWD;
-	e[0].args[1] = (uintptr_t)path;
-	e[0].args[2] = O_RDONLY;
-	e[0].flags = ASYNC_SYSCALL_LINK;
+	async_prep_openat(&e[0], AT_FDCWD, path, O_RDONLY, 0);
 
 	/* The fd is the result of entry 0. */
-	e[1].nr = __NR_read;
-	e[1].arg_refs = 1U << 0;
-	e[1].args[0] = 0;
-	e[1].args[1] = (uintptr_t)buf;
-	e[1].args[2] = sizeof(buf);
-	e[1].flags = ASYNC_SYSCALL_LINK;
+	async_prep_read(&e[1], -1, buf, sizeof(buf));
+	async_ref(&e[1], 0, 0);
 
 	/* Entry 0 again, not the byte count of entry 1. */
-	e[2].nr = __NR_close;
-	e[2].arg_refs = 1U << 0;
-	e[2].args[0] = 0;
+	async_prep_close(&e[2], -1);
+	async_ref(&e[2], 0, 0);
 
-	ret = syscall(__NR_async_submit, e, 3, sizeof(e[0]), 0);
+	async_chain(e, 3);
+	ret = async_submit(e, 3, 0);
 	if (ret < 0) {
-		if (errno == ENOSYS)
-			fprintf(stderr, "async_submit(): not supported by this kernel\n");
-		else
-			fprintf(stderr, "async_submit(): %s\n", strerror(errno));
+		err = errno;
+		fprintf(stderr, "async_submit(): %s%s\n", strerror(err),
+			err == EPERM ?
+			" (see sysctl kernel.async_syscall_disabled)" : "");
 		return 1;
 	}
 	if (ret != 3) {
@@ -89,7 +65,8 @@ int main(int argc, char **argv)
 	}
 
 	/* Entries of a chain complete in order: the last one is enough. */
-	wait_done(&e[2]);
+	while (!async_done(&e[2]))
+		async_wait(&e[2], NULL);
 
 	for (i = 0; i < 3; i++) {
 		if (e[i].result < 0)

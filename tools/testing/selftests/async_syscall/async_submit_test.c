@@ -31,24 +31,13 @@
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <linux/async_syscall.h>
-#include <linux/futex.h>
 #include <linux/openat2.h>
+#include <async_syscall/libasync.h>
 
 #include "../kselftest_harness.h"
 
-#ifndef __NR_async_submit
-#define __NR_async_submit 463
-#endif
-#ifndef __NR_futex_waitv
-#define __NR_futex_waitv 449
-#endif
-#ifndef FUTEX_32
-#define FUTEX_32 2
-#endif
-#ifndef FUTEX_WAITV_MAX
-#define FUTEX_WAITV_MAX 128
-#endif
+/* Most entries async_wait_any() waits for. */
+#define WAIT_ANY_MAX	128
 
 #define ENTRY_SIZE	sizeof(struct async_syscall)
 #define NSEC_PER_MSEC	1000000LL
@@ -67,61 +56,13 @@ static const struct timespec zero_ts;
 
 /* --- Helpers ------------------------------------------------------------ */
 
-static long sys_async_submit(struct async_syscall *entries,
-			     unsigned int nr_entries, size_t entry_size,
-			     unsigned int flags)
-{
-	return syscall(__NR_async_submit, entries, nr_entries, entry_size,
-		       flags);
-}
-
-static long submit(struct async_syscall *e, unsigned int n,
-		   unsigned int flags)
-{
-	return sys_async_submit(e, n, ENTRY_SIZE, flags);
-}
-
-static __u64 u64_ptr(const void *p)
-{
-	return (uintptr_t)p;
-}
-
 /* Fill @e with system call @nr and its arguments, no flags, no references. */
 static void prep(struct async_syscall *e, unsigned int nr, __u64 a0, __u64 a1,
 		 __u64 a2, __u64 a3, __u64 a4, __u64 a5)
 {
-	memset(e, 0, sizeof(*e));
-	e->nr = nr;
-	e->args[0] = a0;
-	e->args[1] = a1;
-	e->args[2] = a2;
-	e->args[3] = a3;
-	e->args[4] = a4;
-	e->args[5] = a5;
+	async_prep(e, nr, a0, a1, a2, a3, a4, a5);
 	e->done = DONE_POISON;
 	e->result = RESULT_POISON;
-}
-
-/* Argument @argn of @e is the result of entry @index. */
-static void ref(struct async_syscall *e, unsigned int argn, unsigned int index)
-{
-	e->arg_refs |= 1U << argn;
-	e->args[argn] = index;
-}
-
-/* Make one chain of the @n entries at @e. */
-static void chain(struct async_syscall *e, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i + 1 < n; i++)
-		e[i].flags |= ASYNC_SYSCALL_LINK;
-}
-
-static bool is_done(struct async_syscall *e)
-{
-	return __atomic_load_n(&e->done, __ATOMIC_ACQUIRE) !=
-	       ASYNC_SYSCALL_PENDING;
 }
 
 static __s64 now_ns(void)
@@ -132,13 +73,48 @@ static __s64 now_ns(void)
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
 }
 
-/* Wait for @e to complete: 0, or -1 with errno ETIMEDOUT. */
+/*
+ * Wait until one of the @n entries at @e completes, for at most
+ * WAIT_TIMEOUT_S: its index, or -1 with errno (ETIMEDOUT).
+ */
+static int wait_any(struct async_syscall *e, unsigned int n)
+{
+	struct async_syscall *es[WAIT_ANY_MAX];
+	struct timespec end;
+	unsigned int i;
+	int ret;
+
+	if (!n || n > WAIT_ANY_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		es[i] = &e[i];
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += WAIT_TIMEOUT_S;
+	do {
+		/* Any done word but PENDING ends the wait. */
+		ret = async_wait_any(es, n, &end);
+	} while (ret == -EINTR);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	return ret;
+}
+
+/*
+ * Wait for @e to complete, for at most WAIT_TIMEOUT_S: 0, or -1 with errno
+ * (ETIMEDOUT).  Any done word but PENDING ends the wait, so that a bad one
+ * fails ASSERT_RESULT() rather than hang.
+ */
 static int wait_one(struct async_syscall *e)
 {
 	__s64 end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC, left;
 	struct timespec ts;
+	long ret;
 
-	while (!is_done(e)) {
+	while (async_pending(e)) {
 		left = end - now_ns();
 		if (left <= 0) {
 			errno = ETIMEDOUT;
@@ -146,42 +122,14 @@ static int wait_one(struct async_syscall *e)
 		}
 		ts.tv_sec = left / NSEC_PER_SEC;
 		ts.tv_nsec = left % NSEC_PER_SEC;
-		if (syscall(SYS_futex, &e->done, FUTEX_WAIT_PRIVATE,
-			    ASYNC_SYSCALL_PENDING, &ts, NULL, 0) &&
-		    errno != EAGAIN && errno != EINTR && errno != ETIMEDOUT)
+		ret = async_wait(e, &ts);
+		/* Still pending: ret is the wait's error, not a result. */
+		if (async_pending(e) && ret != -EINTR && ret != -ETIMEDOUT) {
+			errno = -ret;
 			return -1;
+		}
 	}
 	return 0;
-}
-
-/* Wait until one of the @n entries at @e completes: its index, or -1. */
-static int wait_any(struct async_syscall *e, unsigned int n)
-{
-	struct futex_waitv w[FUTEX_WAITV_MAX];
-	struct timespec end;
-	unsigned int i;
-
-	if (!n || n > FUTEX_WAITV_MAX) {
-		errno = EINVAL;
-		return -1;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += WAIT_TIMEOUT_S;
-	for (;;) {
-		for (i = 0; i < n; i++) {
-			if (is_done(&e[i]))
-				return i;
-		}
-		memset(w, 0, sizeof(w[0]) * n);
-		for (i = 0; i < n; i++) {
-			w[i].val = ASYNC_SYSCALL_PENDING;
-			w[i].uaddr = u64_ptr(&e[i].done);
-			w[i].flags = FUTEX_32 | FUTEX_PRIVATE_FLAG;
-		}
-		if (syscall(__NR_futex_waitv, w, n, 0, &end, CLOCK_MONOTONIC) < 0 &&
-		    errno != EAGAIN && errno != EINTR)
-			return -1;
-	}
 }
 
 static int wait_all(struct async_syscall *e, unsigned int n)
@@ -355,24 +303,24 @@ TEST(abi_version)
 {
 	struct async_syscall e;
 
-	ASSERT_EQ(1, sys_async_submit(NULL, 0, 0, ASYNC_SUBMIT_ABI_VERSION))
+	ASSERT_EQ(1, async_abi_version())
 		TH_LOG("async_submit(): %s", strerror(errno));
 
-	prep(&e, __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
-	ASSERT_EQ(-1, sys_async_submit(&e, 0, 0, ASYNC_SUBMIT_ABI_VERSION));
+	prep(&e, __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
+	ASSERT_EQ(-1, async_submit_raw(&e, 0, 0, ASYNC_SUBMIT_ABI_VERSION));
 	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, sys_async_submit(NULL, 1, 0, ASYNC_SUBMIT_ABI_VERSION));
+	ASSERT_EQ(-1, async_submit_raw(NULL, 1, 0, ASYNC_SUBMIT_ABI_VERSION));
 	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, sys_async_submit(NULL, 0, ENTRY_SIZE,
+	ASSERT_EQ(-1, async_submit_raw(NULL, 0, ENTRY_SIZE,
 				       ASYNC_SUBMIT_ABI_VERSION));
 	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, sys_async_submit(NULL, 0, 0, ASYNC_SUBMIT_ABI_VERSION |
+	ASSERT_EQ(-1, async_submit_raw(NULL, 0, 0, ASYNC_SUBMIT_ABI_VERSION |
 				       ASYNC_SUBMIT_WAIT));
 	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, sys_async_submit(NULL, 0, 0, ASYNC_SUBMIT_ABI_VERSION |
+	ASSERT_EQ(-1, async_submit_raw(NULL, 0, 0, ASYNC_SUBMIT_ABI_VERSION |
 				       ASYNC_SUBMIT_PROBE));
 	ASSERT_EQ(EINVAL, errno);
-	ASSERT_EQ(-1, sys_async_submit(&e, 1, ENTRY_SIZE,
+	ASSERT_EQ(-1, async_submit_raw(&e, 1, ENTRY_SIZE,
 				       ASYNC_SUBMIT_ABI_VERSION));
 	ASSERT_EQ(EINVAL, errno);
 	ASSERT_EQ(DONE_POISON, e.done);
@@ -380,14 +328,19 @@ TEST(abi_version)
 
 TEST_F(scratch, unknown_submit_flags)
 {
+	const unsigned int known = ASYNC_SUBMIT_WAIT | ASYNC_SUBMIT_PROBE |
+				   ASYNC_SUBMIT_ABI_VERSION |
+				   ASYNC_SUBMIT_CANCEL;
 	struct async_syscall e;
 	unsigned int bit;
 
 	ASSERT_EQ(0, write_file(self->dirfd, CANARY, "x", 1));
-	for (bit = 3; bit < 32; bit++) {
-		prep(&e, __NR_unlinkat, self->dirfd, u64_ptr(CANARY), 0, 0, 0, 0);
+	for (bit = 0; bit < 32; bit++) {
+		if (known & (1U << bit))
+			continue;
+		prep(&e, __NR_unlinkat, self->dirfd, async_ptr(CANARY), 0, 0, 0, 0);
 		errno = 0;
-		ASSERT_EQ(-1, submit(&e, 1, 1U << bit))
+		ASSERT_EQ(-1, async_submit(&e, 1, 1U << bit))
 			TH_LOG("flag bit %u accepted", bit);
 		ASSERT_EQ(EINVAL, errno)
 			TH_LOG("flag bit %u: %s", bit, strerror(errno));
@@ -404,8 +357,8 @@ TEST_F(scratch, one_entry)
 
 	fd = openat(self->dirfd, "one", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	ASSERT_LE(0, fd);
-	prep(&e, __NR_write, fd, u64_ptr("hello, world"), 12, 0, 0, 0);
-	ASSERT_EQ(1, submit(&e, 1, 0))
+	prep(&e, __NR_write, fd, async_ptr("hello, world"), 12, 0, 0, 0);
+	ASSERT_EQ(1, async_submit(&e, 1, 0))
 		TH_LOG("async_submit(): %s", strerror(errno));
 	ASSERT_EQ(0, wait_one(&e));
 	ASSERT_RESULT(12, &e, 0);
@@ -432,10 +385,10 @@ TEST_F(scratch, batch_1024)
 	ASSERT_LE(0, fd);
 	for (i = 0; i < n; i++) {
 		slot[i] = ((__u64)i << 32) | (~i & 0xffffffffU);
-		prep(&e[i], __NR_pwrite64, fd, u64_ptr(&slot[i]), sizeof(*slot),
+		prep(&e[i], __NR_pwrite64, fd, async_ptr(&slot[i]), sizeof(*slot),
 		     i * sizeof(*slot), 0, 0);
 	}
-	ASSERT_EQ(n, submit(e, n, 0))
+	ASSERT_EQ(n, async_submit(e, n, 0))
 		TH_LOG("async_submit(): %s", strerror(errno));
 	ASSERT_EQ(0, wait_all(e, n));
 	for (i = 0; i < n; i++)
@@ -460,10 +413,10 @@ TEST_F(scratch, ops_read_write)
 	fd = openat(self->dirfd, "rw", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	ASSERT_LE(0, fd);
 
-	prep(&e[0], __NR_write, fd, u64_ptr(data), 16, 0, 0, 0);
-	prep(&e[1], __NR_pwrite64, fd, u64_ptr(data + 16), 16, 32, 0, 0);
-	prep(&e[2], __NR_write, -1, u64_ptr(data), 16, 0, 0, 0);
-	ASSERT_EQ(3, submit(e, 3, ASYNC_SUBMIT_WAIT));
+	prep(&e[0], __NR_write, fd, async_ptr(data), 16, 0, 0, 0);
+	prep(&e[1], __NR_pwrite64, fd, async_ptr(data + 16), 16, 32, 0, 0);
+	prep(&e[2], __NR_write, -1, async_ptr(data), 16, 0, 0, 0);
+	ASSERT_EQ(3, async_submit(e, 3, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(16, e, 0);
 	ASSERT_RESULT(16, e, 1);
 	ASSERT_RESULT(neg_errno(write(-1, data, 16)), e, 2);
@@ -472,13 +425,13 @@ TEST_F(scratch, ops_read_write)
 	ASSERT_EQ(16, lseek(fd, 0, SEEK_CUR));
 
 	prep(&e[0], __NR_lseek, fd, 0, SEEK_SET, 0, 0, 0);
-	prep(&e[1], __NR_read, fd, u64_ptr(got[0]), 16, 0, 0, 0);
-	prep(&e[2], __NR_pread64, fd, u64_ptr(got[1]), 16, 32, 0, 0);
+	prep(&e[1], __NR_read, fd, async_ptr(got[0]), 16, 0, 0, 0);
+	prep(&e[2], __NR_pread64, fd, async_ptr(got[1]), 16, 32, 0, 0);
 	prep(&e[3], __NR_lseek, fd, 0, SEEK_END, 0, 0, 0);
-	prep(&e[4], __NR_read, fd, u64_ptr(got[0]), 16, 0, 0, 0);
-	chain(e, 5);
+	prep(&e[4], __NR_read, fd, async_ptr(got[0]), 16, 0, 0, 0);
+	async_chain(e, 5);
 	prep(&e[5], __NR_lseek, fd, 0, 42, 0, 0, 0);
-	ASSERT_EQ(6, submit(e, 6, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(6, async_submit(e, 6, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, e, 0);
 	ASSERT_RESULT(16, e, 1);
 	ASSERT_RESULT(16, e, 2);
@@ -509,10 +462,10 @@ TEST_F(scratch, ops_vectored)
 	wv[1] = (struct iovec){ data + 10, 6 };
 	wpv = (struct iovec){ data + 16, 16 };
 	wpv2 = (struct iovec){ data + 32, 16 };
-	prep(&e[0], __NR_writev, fd, u64_ptr(wv), 2, 0, 0, 0);
-	prep(&e[1], __NR_pwritev, fd, u64_ptr(&wpv), 1, 16, 0, 0);
-	prep(&e[2], __NR_pwritev2, fd, u64_ptr(&wpv2), 1, 32, 0, RWF_DSYNC);
-	ASSERT_EQ(3, submit(e, 3, ASYNC_SUBMIT_WAIT));
+	prep(&e[0], __NR_writev, fd, async_ptr(wv), 2, 0, 0, 0);
+	prep(&e[1], __NR_pwritev, fd, async_ptr(&wpv), 1, 16, 0, 0);
+	prep(&e[2], __NR_pwritev2, fd, async_ptr(&wpv2), 1, 32, 0, RWF_DSYNC);
+	ASSERT_EQ(3, async_submit(e, 3, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(16, e, 0);
 	ASSERT_RESULT(16, e, 1);
 	ASSERT_RESULT(16, e, 2);
@@ -527,11 +480,11 @@ TEST_F(scratch, ops_vectored)
 	rv[1] = (struct iovec){ got + 4, 12 };
 	rpv = (struct iovec){ got + 32, 16 };
 	rpv2 = (struct iovec){ got + 16, 16 };
-	prep(&e[0], __NR_readv, fd, u64_ptr(rv), 2, 0, 0, 0);
-	prep(&e[1], __NR_preadv, fd, u64_ptr(&rpv), 1, 32, 0, 0);
-	prep(&e[2], __NR_preadv2, fd, u64_ptr(&rpv2), 1, -1, 0, 0);
-	chain(e, 3);
-	ASSERT_EQ(3, submit(e, 3, 0));
+	prep(&e[0], __NR_readv, fd, async_ptr(rv), 2, 0, 0, 0);
+	prep(&e[1], __NR_preadv, fd, async_ptr(&rpv), 1, 32, 0, 0);
+	prep(&e[2], __NR_preadv2, fd, async_ptr(&rpv2), 1, -1, 0, 0);
+	async_chain(e, 3);
+	ASSERT_EQ(3, async_submit(e, 3, 0));
 	ASSERT_EQ(0, wait_one(&e[2]));
 	ASSERT_RESULT(16, e, 0);
 	ASSERT_RESULT(16, e, 1);
@@ -540,8 +493,8 @@ TEST_F(scratch, ops_vectored)
 	ASSERT_EQ(32, lseek(fd, 0, SEEK_CUR));
 
 	/* Unknown RWF_ flag: same error as the direct call. */
-	prep(&e[0], __NR_preadv2, fd, u64_ptr(&rpv2), 1, 0, 0, 1U << 30);
-	ASSERT_EQ(1, submit(e, 1, ASYNC_SUBMIT_WAIT));
+	prep(&e[0], __NR_preadv2, fd, async_ptr(&rpv2), 1, 0, 0, 1U << 30);
+	ASSERT_EQ(1, async_submit(e, 1, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(neg_errno(preadv2(fd, &rpv2, 1, 0, 1U << 30)), e, 0);
 	ASSERT_RESULT(-EOPNOTSUPP, e, 0);
 	close(fd);
@@ -557,17 +510,17 @@ TEST_F(scratch, ops_open_close)
 	int i, fds[3];
 
 	ASSERT_EQ(0, write_file(self->dirfd, "f", "abc", 3));
-	prep(&e[0], __NR_openat, self->dirfd, u64_ptr("f"), O_RDONLY | O_CLOEXEC,
+	prep(&e[0], __NR_openat, self->dirfd, async_ptr("f"), O_RDONLY | O_CLOEXEC,
 	     0, 0, 0);
-	prep(&e[1], __NR_openat, self->dirfd, u64_ptr("new"),
+	prep(&e[1], __NR_openat, self->dirfd, async_ptr("new"),
 	     O_WRONLY | O_CREAT | O_EXCL, 0640, 0, 0);
-	prep(&e[2], __NR_openat2, self->dirfd, u64_ptr("f"), u64_ptr(&how),
+	prep(&e[2], __NR_openat2, self->dirfd, async_ptr("f"), async_ptr(&how),
 	     sizeof(how), 0, 0);
-	prep(&e[3], __NR_openat2, self->dirfd, u64_ptr("../f"), u64_ptr(&how),
+	prep(&e[3], __NR_openat2, self->dirfd, async_ptr("../f"), async_ptr(&how),
 	     sizeof(how), 0, 0);
-	prep(&e[4], __NR_openat, self->dirfd, u64_ptr("missing"), O_RDONLY, 0,
+	prep(&e[4], __NR_openat, self->dirfd, async_ptr("missing"), O_RDONLY, 0,
 	     0, 0);
-	ASSERT_EQ(5, submit(e, 5, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(5, async_submit(e, 5, ASYNC_SUBMIT_WAIT));
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(ASYNC_SYSCALL_DONE, e[i].done);
 		ASSERT_LE(0, e[i].result)
@@ -591,7 +544,7 @@ TEST_F(scratch, ops_open_close)
 
 	for (i = 0; i < 3; i++)
 		prep(&e[i], __NR_close, fds[i], 0, 0, 0, 0, 0);
-	ASSERT_EQ(3, submit(e, 3, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(3, async_submit(e, 3, ASYNC_SUBMIT_WAIT));
 	for (i = 0; i < 3; i++) {
 		ASSERT_RESULT(0, e, i);
 		ASSERT_EQ(-1, fcntl(fds[i], F_GETFD));
@@ -599,7 +552,7 @@ TEST_F(scratch, ops_open_close)
 	}
 	/* Closing again fails like the direct call. */
 	prep(&e[0], __NR_close, fds[0], 0, 0, 0, 0, 0);
-	ASSERT_EQ(1, submit(e, 1, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(1, async_submit(e, 1, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(-EBADF, e, 0);
 }
 
@@ -624,7 +577,7 @@ TEST_F(scratch, ops_sync)
 	prep(&e[3], __NR_sync_file_range, fd, -1, 0, all, 0, 0);
 	prep(&e[4], __NR_fsync, -1, 0, 0, 0, 0, 0);
 	prep(&e[5], __NR_fdatasync, p[0], 0, 0, 0, 0, 0);
-	ASSERT_EQ(6, submit(e, 6, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(6, async_submit(e, 6, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, e, 0);
 	ASSERT_RESULT(0, e, 1);
 	ASSERT_RESULT(0, e, 2);
@@ -648,14 +601,14 @@ TEST_F(scratch, ops_names)
 	ASSERT_EQ(0, write_file(self->dirfd, "c", "c", 1));
 
 	/* mkdir d, move a and b into it, remove d/a. */
-	prep(&e[0], __NR_mkdirat, self->dirfd, u64_ptr("d"), 0750, 0, 0, 0);
-	prep(&e[1], __NR_renameat, self->dirfd, u64_ptr("a"), self->dirfd,
-	     u64_ptr("d/a"), 0, 0);
-	prep(&e[2], __NR_renameat2, self->dirfd, u64_ptr("b"), self->dirfd,
-	     u64_ptr("d/b"), RENAME_NOREPLACE, 0);
-	prep(&e[3], __NR_unlinkat, self->dirfd, u64_ptr("d/a"), 0, 0, 0, 0);
-	chain(e, 4);
-	ASSERT_EQ(4, submit(e, 4, 0));
+	prep(&e[0], __NR_mkdirat, self->dirfd, async_ptr("d"), 0750, 0, 0, 0);
+	prep(&e[1], __NR_renameat, self->dirfd, async_ptr("a"), self->dirfd,
+	     async_ptr("d/a"), 0, 0);
+	prep(&e[2], __NR_renameat2, self->dirfd, async_ptr("b"), self->dirfd,
+	     async_ptr("d/b"), RENAME_NOREPLACE, 0);
+	prep(&e[3], __NR_unlinkat, self->dirfd, async_ptr("d/a"), 0, 0, 0, 0);
+	async_chain(e, 4);
+	ASSERT_EQ(4, async_submit(e, 4, 0));
 	ASSERT_EQ(0, wait_one(&e[3]));
 	ASSERT_RESULT(0, e, 0);
 	ASSERT_RESULT(0, e, 1);
@@ -670,13 +623,13 @@ TEST_F(scratch, ops_names)
 	ASSERT_FALSE(file_exists(self->dirfd, "b"));
 
 	/* Failures, each as the direct call fails. */
-	prep(&e[0], __NR_renameat2, self->dirfd, u64_ptr("d/b"), self->dirfd,
-	     u64_ptr("c"), RENAME_NOREPLACE, 0);
-	prep(&e[1], __NR_mkdirat, self->dirfd, u64_ptr("d"), 0755, 0, 0, 0);
-	prep(&e[2], __NR_unlinkat, self->dirfd, u64_ptr("d"), 0, 0, 0, 0);
-	prep(&e[3], __NR_renameat, self->dirfd, u64_ptr("none"), self->dirfd,
-	     u64_ptr("c"), 0, 0);
-	ASSERT_EQ(4, submit(e, 4, ASYNC_SUBMIT_WAIT));
+	prep(&e[0], __NR_renameat2, self->dirfd, async_ptr("d/b"), self->dirfd,
+	     async_ptr("c"), RENAME_NOREPLACE, 0);
+	prep(&e[1], __NR_mkdirat, self->dirfd, async_ptr("d"), 0755, 0, 0, 0);
+	prep(&e[2], __NR_unlinkat, self->dirfd, async_ptr("d"), 0, 0, 0, 0);
+	prep(&e[3], __NR_renameat, self->dirfd, async_ptr("none"), self->dirfd,
+	     async_ptr("c"), 0, 0);
+	ASSERT_EQ(4, async_submit(e, 4, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(neg_errno(renameat2(self->dirfd, "d/b", self->dirfd, "c",
 					  RENAME_NOREPLACE)), e, 0);
 	ASSERT_RESULT(-EEXIST, e, 0);
@@ -686,11 +639,11 @@ TEST_F(scratch, ops_names)
 	ASSERT_RESULT(-ENOENT, e, 3);
 
 	/* Empty d and remove it. */
-	prep(&e[0], __NR_unlinkat, self->dirfd, u64_ptr("d/b"), 0, 0, 0, 0);
-	prep(&e[1], __NR_unlinkat, self->dirfd, u64_ptr("d"), AT_REMOVEDIR, 0,
+	prep(&e[0], __NR_unlinkat, self->dirfd, async_ptr("d/b"), 0, 0, 0, 0);
+	prep(&e[1], __NR_unlinkat, self->dirfd, async_ptr("d"), AT_REMOVEDIR, 0,
 	     0, 0);
-	chain(e, 2);
-	ASSERT_EQ(2, submit(e, 2, ASYNC_SUBMIT_WAIT));
+	async_chain(e, 2);
+	ASSERT_EQ(2, async_submit(e, 2, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, e, 0);
 	ASSERT_RESULT(0, e, 1);
 	ASSERT_FALSE(file_exists(self->dirfd, "d"));
@@ -723,16 +676,16 @@ TEST_F(scratch, ops_stat)
 	ASSERT_LE(0, dfd);
 	ASSERT_EQ(0, fstatat(self->dirfd, "s", &want, 0));
 
-	prep(&e[0], __NR_statx, self->dirfd, u64_ptr("s"), AT_SYMLINK_NOFOLLOW,
-	     STATX_BASIC_STATS, u64_ptr(&stx), 0);
-	prep(&e[1], __NR_newfstatat, self->dirfd, u64_ptr("s"), u64_ptr(&st1), 0,
+	prep(&e[0], __NR_statx, self->dirfd, async_ptr("s"), AT_SYMLINK_NOFOLLOW,
+	     STATX_BASIC_STATS, async_ptr(&stx), 0);
+	prep(&e[1], __NR_newfstatat, self->dirfd, async_ptr("s"), async_ptr(&st1), 0,
 	     0, 0);
-	prep(&e[2], __NR_fstat, fd, u64_ptr(&st2), 0, 0, 0, 0);
-	prep(&e[3], __NR_newfstatat, self->dirfd, u64_ptr("missing"),
-	     u64_ptr(&st3), 0, 0, 0);
-	prep(&e[4], __NR_getdents64, dfd, u64_ptr(dents), sizeof(dents), 0, 0,
+	prep(&e[2], __NR_fstat, fd, async_ptr(&st2), 0, 0, 0, 0);
+	prep(&e[3], __NR_newfstatat, self->dirfd, async_ptr("missing"),
+	     async_ptr(&st3), 0, 0, 0);
+	prep(&e[4], __NR_getdents64, dfd, async_ptr(dents), sizeof(dents), 0, 0,
 	     0);
-	ASSERT_EQ(5, submit(e, 5, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(5, async_submit(e, 5, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, e, 0);
 	ASSERT_RESULT(0, e, 1);
 	ASSERT_RESULT(0, e, 2);
@@ -768,9 +721,9 @@ TEST_F(scratch, ops_stat)
 	}
 	ASSERT_EQ(5, found);
 	/* The directory position moved: nothing more to read. */
-	prep(&e[0], __NR_getdents64, dfd, u64_ptr(dents), sizeof(dents), 0, 0,
+	prep(&e[0], __NR_getdents64, dfd, async_ptr(dents), sizeof(dents), 0, 0,
 	     0);
-	ASSERT_EQ(1, submit(e, 1, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(1, async_submit(e, 1, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, e, 0);
 	close(fd);
 	close(dfd);
@@ -787,7 +740,7 @@ TEST_F(scratch, ops_space)
 	ASSERT_LE(0, fd);
 
 	prep(&e[0], __NR_fallocate, fd, 0, 0, 1 << 20, 0, 0);
-	ASSERT_EQ(1, submit(e, 1, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(1, async_submit(e, 1, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, e, 0);
 	ASSERT_EQ(0, fstat(fd, &st));
 	ASSERT_EQ(1 << 20, st.st_size);
@@ -796,11 +749,11 @@ TEST_F(scratch, ops_space)
 	prep(&e[0], __NR_ftruncate, fd, 3 * 4096, 0, 0, 0, 0);
 	prep(&e[1], __NR_readahead, fd, 0, 8192, 0, 0, 0);
 	prep(&e[2], __NR_fadvise64, fd, 0, 0, POSIX_FADV_DONTNEED, 0, 0);
-	chain(e, 3);
+	async_chain(e, 3);
 	prep(&e[3], __NR_fadvise64, fd, 0, 0, 12345, 0, 0);
 	prep(&e[4], __NR_fallocate, fd, FALLOC_FL_PUNCH_HOLE, 0, 4096, 0, 0);
 	prep(&e[5], __NR_ftruncate, fd, -1, 0, 0, 0, 0);
-	ASSERT_EQ(6, submit(e, 6, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(6, async_submit(e, 6, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, e, 0);
 	ASSERT_RESULT(0, e, 1);
 	ASSERT_RESULT(0, e, 2);
@@ -832,16 +785,16 @@ TEST_F(scratch, ops_copy)
 	d3 = openat(self->dirfd, "d3", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	ASSERT_TRUE(src >= 0 && d1 >= 0 && d2 >= 0 && d3 >= 0);
 
-	prep(&e[0], __NR_copy_file_range, src, u64_ptr(&in1), d1, u64_ptr(&out1),
+	prep(&e[0], __NR_copy_file_range, src, async_ptr(&in1), d1, async_ptr(&out1),
 	     sizeof(data), 0);
-	prep(&e[1], __NR_sendfile, d2, src, u64_ptr(&in2), sizeof(data), 0, 0);
+	prep(&e[1], __NR_sendfile, d2, src, async_ptr(&in2), sizeof(data), 0, 0);
 	/* File to pipe, then as many bytes from the pipe to d3. */
-	prep(&e[2], __NR_splice, src, u64_ptr(&in3), p[1], 0, sizeof(data), 0);
+	prep(&e[2], __NR_splice, src, async_ptr(&in3), p[1], 0, sizeof(data), 0);
 	prep(&e[3], __NR_splice, p[0], 0, d3, 0, 0, 0);
-	ref(&e[3], 4, 2);
-	chain(&e[2], 2);
+	async_ref(&e[3], 4, 2);
+	async_chain(&e[2], 2);
 	prep(&e[4], __NR_copy_file_range, src, 0, d1, 0, 16, 1);
-	ASSERT_EQ(5, submit(e, 5, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(5, async_submit(e, 5, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(sizeof(data), e, 0);
 	ASSERT_RESULT(sizeof(data), e, 1);
 	ASSERT_RESULT(sizeof(data) - 100, e, 2);
@@ -890,15 +843,15 @@ TEST(ops_poll)
 	idle2 = idle;
 	later = (struct pollfd){ .fd = slow[0], .events = POLLIN };
 
-	prep(&e[0], __NR_poll, u64_ptr(ready), 2, 0, 0, 0, 0);
-	prep(&e[1], __NR_poll, u64_ptr(&idle), 1, 0, 0, 0, 0);
-	prep(&e[2], __NR_ppoll, u64_ptr(ready2), 2, u64_ptr(&ts0), 0,
+	prep(&e[0], __NR_poll, async_ptr(ready), 2, 0, 0, 0, 0);
+	prep(&e[1], __NR_poll, async_ptr(&idle), 1, 0, 0, 0, 0);
+	prep(&e[2], __NR_ppoll, async_ptr(ready2), 2, async_ptr(&ts0), 0,
 	     KERNEL_SIGSET_SIZE, 0);
-	prep(&e[3], __NR_ppoll, u64_ptr(&idle2), 1, u64_ptr(&ts10), 0,
+	prep(&e[3], __NR_ppoll, async_ptr(&idle2), 1, async_ptr(&ts10), 0,
 	     KERNEL_SIGSET_SIZE, 0);
-	prep(&e[4], __NR_poll, u64_ptr(&later), 1, WAIT_TIMEOUT_S * 1000, 0, 0,
+	prep(&e[4], __NR_poll, async_ptr(&later), 1, WAIT_TIMEOUT_S * 1000, 0, 0,
 	     0);
-	ASSERT_EQ(5, submit(e, 5, 0));
+	ASSERT_EQ(5, async_submit(e, 5, 0));
 	/* Whether or not entry 4 already sleeps, this makes it return 1. */
 	ASSERT_EQ(1, write(slow[1], "y", 1));
 	ASSERT_EQ(0, wait_all(e, 5));
@@ -925,15 +878,15 @@ TEST(ops_sleep)
 	struct async_syscall e[5];
 	__s64 start;
 
-	prep(&e[0], __NR_nanosleep, u64_ptr(&ms), 0, 0, 0, 0, 0);
-	prep(&e[1], __NR_clock_nanosleep, CLOCK_MONOTONIC, 0, u64_ptr(&ms), 0,
+	prep(&e[0], __NR_nanosleep, async_ptr(&ms), 0, 0, 0, 0, 0);
+	prep(&e[1], __NR_clock_nanosleep, CLOCK_MONOTONIC, 0, async_ptr(&ms), 0,
 	     0, 0);
 	prep(&e[2], __NR_clock_nanosleep, CLOCK_MONOTONIC, TIMER_ABSTIME,
-	     u64_ptr(&past), 0, 0, 0);
-	prep(&e[3], __NR_nanosleep, u64_ptr(&bad), 0, 0, 0, 0, 0);
-	prep(&e[4], __NR_clock_nanosleep, 99, 0, u64_ptr(&ms), 0, 0, 0);
+	     async_ptr(&past), 0, 0, 0);
+	prep(&e[3], __NR_nanosleep, async_ptr(&bad), 0, 0, 0, 0, 0);
+	prep(&e[4], __NR_clock_nanosleep, 99, 0, async_ptr(&ms), 0, 0, 0);
 	start = now_ns();
-	ASSERT_EQ(5, submit(e, 5, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(5, async_submit(e, 5, ASYNC_SUBMIT_WAIT));
 	/* A sleep does not end early. */
 	ASSERT_LE(NSEC_PER_MSEC, now_ns() - start);
 	ASSERT_RESULT(0, e, 0);
@@ -957,12 +910,12 @@ TEST(ops_socketpair)
 	int sv[2];
 
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv));
-	prep(&e[0], __NR_sendto, sv[0], u64_ptr("ping"), 4, 0, 0, 0);
-	prep(&e[1], __NR_recvfrom, sv[1], u64_ptr(ping), 4, MSG_WAITALL, 0, 0);
-	prep(&e[2], __NR_sendmsg, sv[1], u64_ptr(&out), 0, 0, 0, 0);
-	prep(&e[3], __NR_recvmsg, sv[0], u64_ptr(&in), MSG_WAITALL, 0, 0, 0);
-	chain(e, 4);
-	ASSERT_EQ(4, submit(e, 4, 0));
+	prep(&e[0], __NR_sendto, sv[0], async_ptr("ping"), 4, 0, 0, 0);
+	prep(&e[1], __NR_recvfrom, sv[1], async_ptr(ping), 4, MSG_WAITALL, 0, 0);
+	prep(&e[2], __NR_sendmsg, sv[1], async_ptr(&out), 0, 0, 0, 0);
+	prep(&e[3], __NR_recvmsg, sv[0], async_ptr(&in), MSG_WAITALL, 0, 0, 0);
+	async_chain(e, 4);
+	ASSERT_EQ(4, async_submit(e, 4, 0));
 	ASSERT_EQ(0, wait_one(&e[3]));
 	ASSERT_RESULT(4, e, 0);
 	ASSERT_RESULT(4, e, 1);
@@ -973,9 +926,9 @@ TEST(ops_socketpair)
 	ASSERT_EQ(0, in.msg_flags);
 
 	/* Nothing left to read: same as the direct call. */
-	prep(&e[0], __NR_recvfrom, sv[1], u64_ptr(ping), 4, MSG_DONTWAIT, 0, 0);
-	prep(&e[1], __NR_recvmsg, sv[0], u64_ptr(&in), MSG_DONTWAIT, 0, 0, 0);
-	ASSERT_EQ(2, submit(e, 2, ASYNC_SUBMIT_WAIT));
+	prep(&e[0], __NR_recvfrom, sv[1], async_ptr(ping), 4, MSG_DONTWAIT, 0, 0);
+	prep(&e[1], __NR_recvmsg, sv[0], async_ptr(&in), MSG_DONTWAIT, 0, 0, 0);
+	ASSERT_EQ(2, async_submit(e, 2, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(neg_errno(recv(sv[1], ping, 4, MSG_DONTWAIT)), e, 0);
 	ASSERT_RESULT(-EAGAIN, e, 0);
 	ASSERT_RESULT(-EAGAIN, e, 1);
@@ -1002,17 +955,17 @@ TEST_F(scratch, ops_listen_socket)
 	ASSERT_EQ(0, listen(lfd, 4));
 
 	/* Chain 1 connects and sends; chain 2 accepts, receives and closes. */
-	prep(&e[0], __NR_connect, cfd, u64_ptr(&addr), sizeof(addr), 0, 0, 0);
-	prep(&e[1], __NR_sendto, cfd, u64_ptr("hello"), 5, 0, 0, 0);
-	chain(&e[0], 2);
-	prep(&e[2], __NR_accept4, lfd, u64_ptr(&peer), u64_ptr(&peer_len),
+	prep(&e[0], __NR_connect, cfd, async_ptr(&addr), sizeof(addr), 0, 0, 0);
+	prep(&e[1], __NR_sendto, cfd, async_ptr("hello"), 5, 0, 0, 0);
+	async_chain(&e[0], 2);
+	prep(&e[2], __NR_accept4, lfd, async_ptr(&peer), async_ptr(&peer_len),
 	     SOCK_CLOEXEC, 0, 0);
-	prep(&e[3], __NR_recvfrom, 0, u64_ptr(buf), 5, MSG_WAITALL, 0, 0);
-	ref(&e[3], 0, 2);
+	prep(&e[3], __NR_recvfrom, 0, async_ptr(buf), 5, MSG_WAITALL, 0, 0);
+	async_ref(&e[3], 0, 2);
 	prep(&e[4], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[4], 0, 2);
-	chain(&e[2], 3);
-	ASSERT_EQ(5, submit(e, 5, ASYNC_SUBMIT_WAIT));
+	async_ref(&e[4], 0, 2);
+	async_chain(&e[2], 3);
+	ASSERT_EQ(5, async_submit(e, 5, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, e, 0);
 	ASSERT_RESULT(5, e, 1);
 	ASSERT_EQ(ASYNC_SYSCALL_DONE, e[2].done);
@@ -1026,8 +979,8 @@ TEST_F(scratch, ops_listen_socket)
 	ASSERT_EQ(AF_UNIX, peer.sun_family);
 	ASSERT_EQ(-1, fcntl(e[2].result, F_GETFD));
 
-	prep(&e[0], __NR_connect, cfd, u64_ptr(&addr), sizeof(addr), 0, 0, 0);
-	ASSERT_EQ(1, submit(e, 1, ASYNC_SUBMIT_WAIT));
+	prep(&e[0], __NR_connect, cfd, async_ptr(&addr), sizeof(addr), 0, 0, 0);
+	ASSERT_EQ(1, async_submit(e, 1, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(neg_errno(connect(cfd, (struct sockaddr *)&addr,
 					sizeof(addr))), e, 0);
 	ASSERT_RESULT(-EISCONN, e, 0);
@@ -1043,8 +996,8 @@ TEST(wait_futex_one)
 	struct async_syscall e;
 	__u32 done;
 
-	prep(&e, __NR_nanosleep, u64_ptr(&nap), 0, 0, 0, 0, 0);
-	ASSERT_EQ(1, submit(&e, 1, 0));
+	prep(&e, __NR_nanosleep, async_ptr(&nap), 0, 0, 0, 0, 0);
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
 	done = __atomic_load_n(&e.done, __ATOMIC_ACQUIRE);
 	ASSERT_TRUE(done == ASYNC_SYSCALL_PENDING || done == ASYNC_SYSCALL_DONE)
 		TH_LOG("done word %#x after submit", done);
@@ -1059,9 +1012,9 @@ TEST(wait_futex_any)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		prep(&e[i], __NR_nanosleep, u64_ptr(&slow), 0, 0, 0, 0, 0);
-	prep(&e[2], __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
-	ASSERT_EQ(4, submit(e, 4, 0));
+		prep(&e[i], __NR_nanosleep, async_ptr(&slow), 0, 0, 0, 0, 0);
+	prep(&e[2], __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
+	ASSERT_EQ(4, async_submit(e, 4, 0));
 	ASSERT_EQ(2, wait_any(e, 4));
 	ASSERT_RESULT(0, e, 2);
 	for (i = 0; i < 4; i++) {
@@ -1084,9 +1037,9 @@ TEST(wait_submit_flag)
 
 	for (i = 0; i < 16; i++) {
 		naps[i] = (struct timespec){ 0, (i + 1) * 5 * NSEC_PER_MSEC };
-		prep(&e[i], __NR_nanosleep, u64_ptr(&naps[i]), 0, 0, 0, 0, 0);
+		prep(&e[i], __NR_nanosleep, async_ptr(&naps[i]), 0, 0, 0, 0, 0);
 	}
-	ASSERT_EQ(16, submit(e, 16, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(16, async_submit(e, 16, ASYNC_SUBMIT_WAIT));
 	for (i = 0; i < 16; i++)
 		ASSERT_RESULT(0, e, i);
 }
@@ -1131,11 +1084,11 @@ TEST(wait_interrupted)
 	int err;
 
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
-	prep(&e, __NR_nanosleep, u64_ptr(&nap), 0, 0, 0, 0, 0);
+	prep(&e, __NR_nanosleep, async_ptr(&nap), 0, 0, 0, 0, 0);
 	s.target = pthread_self();
 	s.e = &e;
 	ASSERT_EQ(0, pthread_create(&thread, NULL, signal_later, &s));
-	ret = submit(&e, 1, ASYNC_SUBMIT_WAIT);
+	ret = async_submit(&e, 1, ASYNC_SUBMIT_WAIT);
 	err = errno;
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	ASSERT_EQ(-1, ret);
@@ -1153,12 +1106,12 @@ TEST_F(scratch, chain_open_read)
 	char buf[64] = {};
 
 	ASSERT_EQ(0, write_file(self->dirfd, "in", "chained read", 12));
-	prep(&e[0], __NR_openat, self->dirfd, u64_ptr("in"), O_RDONLY | O_CLOEXEC,
+	prep(&e[0], __NR_openat, self->dirfd, async_ptr("in"), O_RDONLY | O_CLOEXEC,
 	     0, 0, 0);
-	prep(&e[1], __NR_read, 0, u64_ptr(buf), sizeof(buf), 0, 0, 0);
-	ref(&e[1], 0, 0);
-	chain(e, 2);
-	ASSERT_EQ(2, submit(e, 2, 0));
+	prep(&e[1], __NR_read, 0, async_ptr(buf), sizeof(buf), 0, 0, 0);
+	async_ref(&e[1], 0, 0);
+	async_chain(e, 2);
+	ASSERT_EQ(2, async_submit(e, 2, 0));
 	/* Wait for the last entry only: the chain runs in order. */
 	ASSERT_EQ(0, wait_one(&e[1]));
 	ASSERT_EQ(ASYNC_SYSCALL_DONE, e[0].done);
@@ -1177,17 +1130,17 @@ TEST_F(scratch, chain_fstat)
 
 	fill(data, sizeof(data), 6);
 	ASSERT_EQ(0, write_file(self->dirfd, "in", data, sizeof(data)));
-	prep(&e[0], __NR_openat, self->dirfd, u64_ptr("in"), O_RDONLY | O_CLOEXEC,
+	prep(&e[0], __NR_openat, self->dirfd, async_ptr("in"), O_RDONLY | O_CLOEXEC,
 	     0, 0, 0);
-	prep(&e[1], __NR_fstat, 0, u64_ptr(&st), 0, 0, 0, 0);
-	ref(&e[1], 0, 0);
-	prep(&e[2], __NR_read, 0, u64_ptr(buf), sizeof(buf), 0, 0, 0);
-	ref(&e[2], 0, 0);
+	prep(&e[1], __NR_fstat, 0, async_ptr(&st), 0, 0, 0, 0);
+	async_ref(&e[1], 0, 0);
+	prep(&e[2], __NR_read, 0, async_ptr(buf), sizeof(buf), 0, 0, 0);
+	async_ref(&e[2], 0, 0);
 	/* close gets the fd of entry 0, not the result of read. */
 	prep(&e[3], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[3], 0, 0);
-	chain(e, 4);
-	ASSERT_EQ(4, submit(e, 4, 0));
+	async_ref(&e[3], 0, 0);
+	async_chain(e, 4);
+	ASSERT_EQ(4, async_submit(e, 4, 0));
 	ASSERT_EQ(0, wait_one(&e[3]));
 	ASSERT_EQ(ASYNC_SYSCALL_DONE, e[0].done);
 	ASSERT_LE(0, e[0].result)
@@ -1214,19 +1167,19 @@ TEST_F(scratch, chain_cp)
 	fill(data, size, 7);
 	ASSERT_EQ(0, write_file(self->dirfd, "src", data, size));
 
-	prep(&e[0], __NR_openat, self->dirfd, u64_ptr("src"),
+	prep(&e[0], __NR_openat, self->dirfd, async_ptr("src"),
 	     O_RDONLY | O_CLOEXEC, 0, 0, 0);
-	prep(&e[1], __NR_openat, self->dirfd, u64_ptr("dst"),
+	prep(&e[1], __NR_openat, self->dirfd, async_ptr("dst"),
 	     O_CREAT | O_WRONLY | O_CLOEXEC, 0644, 0, 0);
 	prep(&e[2], __NR_copy_file_range, 0, 0, 0, 0, size, 0);
-	ref(&e[2], 0, 0);
-	ref(&e[2], 2, 1);
+	async_ref(&e[2], 0, 0);
+	async_ref(&e[2], 2, 1);
 	prep(&e[3], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[3], 0, 0);
+	async_ref(&e[3], 0, 0);
 	prep(&e[4], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[4], 0, 1);
-	chain(e, 5);
-	ASSERT_EQ(5, submit(e, 5, 0));
+	async_ref(&e[4], 0, 1);
+	async_chain(e, 5);
+	ASSERT_EQ(5, async_submit(e, 5, 0));
 	ASSERT_EQ(0, wait_one(&e[4]));
 	ASSERT_EQ(ASYNC_SYSCALL_DONE, e[0].done);
 	ASSERT_LE(0, e[0].result);
@@ -1252,9 +1205,9 @@ TEST_F(scratch, chain_order)
 	fd = openat(self->dirfd, "order", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	ASSERT_LE(0, fd);
 	for (i = 0; i < 8; i++)
-		prep(&e[i], __NR_write, fd, u64_ptr(&digits[i]), 1, 0, 0, 0);
-	chain(e, 8);
-	ASSERT_EQ(8, submit(e, 8, ASYNC_SUBMIT_WAIT));
+		prep(&e[i], __NR_write, fd, async_ptr(&digits[i]), 1, 0, 0, 0);
+	async_chain(e, 8);
+	ASSERT_EQ(8, async_submit(e, 8, ASYNC_SUBMIT_WAIT));
 	for (i = 0; i < 8; i++)
 		ASSERT_RESULT(1, e, i);
 	ASSERT_EQ(8, read_file(self->dirfd, "order", buf, sizeof(buf)));
@@ -1273,10 +1226,10 @@ TEST_F(scratch, ref_64bit_result)
 	fd = openat(self->dirfd, "sparse", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	ASSERT_LE(0, fd);
 	prep(&e[0], __NR_lseek, fd, far, SEEK_SET, 0, 0, 0);
-	prep(&e[1], __NR_pwrite64, fd, u64_ptr("tail"), 4, 0, 0, 0);
-	ref(&e[1], 3, 0);
-	chain(e, 2);
-	ASSERT_EQ(2, submit(e, 2, ASYNC_SUBMIT_WAIT));
+	prep(&e[1], __NR_pwrite64, fd, async_ptr("tail"), 4, 0, 0, 0);
+	async_ref(&e[1], 3, 0);
+	async_chain(e, 2);
+	ASSERT_EQ(2, async_submit(e, 2, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(far, e, 0);
 	ASSERT_RESULT(4, e, 1);
 	ASSERT_EQ(0, fstat(fd, &st));
@@ -1291,12 +1244,12 @@ TEST_F(scratch, ref_64bit_result)
 /* openat of a missing file, then read and close of its "fd". */
 static void prep_missing_chain(struct async_syscall *e, int dirfd, char *buf)
 {
-	prep(&e[0], __NR_openat, dirfd, u64_ptr("missing"), O_RDONLY, 0, 0, 0);
-	prep(&e[1], __NR_read, 0, u64_ptr(buf), 16, 0, 0, 0);
-	ref(&e[1], 0, 0);
+	prep(&e[0], __NR_openat, dirfd, async_ptr("missing"), O_RDONLY, 0, 0, 0);
+	prep(&e[1], __NR_read, 0, async_ptr(buf), 16, 0, 0, 0);
+	async_ref(&e[1], 0, 0);
 	prep(&e[2], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[2], 0, 0);
-	chain(e, 3);
+	async_ref(&e[2], 0, 0);
+	async_chain(e, 3);
 }
 
 TEST_F(scratch, cancel_chain)
@@ -1305,7 +1258,7 @@ TEST_F(scratch, cancel_chain)
 	char buf[16] = "untouched";
 
 	prep_missing_chain(e, self->dirfd, buf);
-	ASSERT_EQ(3, submit(e, 3, 0));
+	ASSERT_EQ(3, async_submit(e, 3, 0));
 	ASSERT_EQ(0, wait_one(&e[2]));
 	ASSERT_RESULT(-ENOENT, e, 0);
 	ASSERT_RESULT(-ECANCELED, e, 1);
@@ -1319,8 +1272,8 @@ TEST_F(scratch, cancel_run_anyway)
 	char buf[16];
 
 	prep_missing_chain(e, self->dirfd, buf);
-	e[2].flags |= ASYNC_SYSCALL_RUN_ANYWAY;
-	ASSERT_EQ(3, submit(e, 3, 0));
+	async_run_anyway(&e[2]);
+	ASSERT_EQ(3, async_submit(e, 3, 0));
 	ASSERT_EQ(0, wait_one(&e[2]));
 	ASSERT_RESULT(-ENOENT, e, 0);
 	ASSERT_RESULT(-ECANCELED, e, 1);
@@ -1333,18 +1286,18 @@ TEST_F(scratch, cancel_stays_failed)
 	struct async_syscall e[5];
 
 	/* A failure, a RUN_ANYWAY entry that succeeds, then a normal one. */
-	prep(&e[0], __NR_openat, self->dirfd, u64_ptr("missing"), O_RDONLY, 0,
+	prep(&e[0], __NR_openat, self->dirfd, async_ptr("missing"), O_RDONLY, 0,
 	     0, 0);
-	prep(&e[1], __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
-	e[1].flags = ASYNC_SYSCALL_RUN_ANYWAY;
-	prep(&e[2], __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
+	prep(&e[1], __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
+	async_run_anyway(&e[1]);
+	prep(&e[2], __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
 	prep(&e[3], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[3], 0, 0);
-	e[3].flags = ASYNC_SYSCALL_RUN_ANYWAY;
-	chain(e, 4);
+	async_ref(&e[3], 0, 0);
+	async_run_anyway(&e[3]);
+	async_chain(e, 4);
 	/* The next chain is not affected. */
-	prep(&e[4], __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
-	ASSERT_EQ(5, submit(e, 5, ASYNC_SUBMIT_WAIT));
+	prep(&e[4], __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
+	ASSERT_EQ(5, async_submit(e, 5, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(-ENOENT, e, 0);
 	ASSERT_RESULT(0, e, 1);
 	ASSERT_RESULT(-ECANCELED, e, 2);
@@ -1362,9 +1315,9 @@ TEST(parallel_sleeps)
 	int i, workers;
 
 	for (i = 0; i < 32; i++)
-		prep(&e[i], __NR_nanosleep, u64_ptr(&nap), 0, 0, 0, 0, 0);
+		prep(&e[i], __NR_nanosleep, async_ptr(&nap), 0, 0, 0, 0, 0);
 	start = now_ns();
-	ASSERT_EQ(32, submit(e, 32, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(32, async_submit(e, 32, ASYNC_SUBMIT_WAIT));
 	took = now_ns() - start;
 	workers = count_workers();
 	TH_LOG("32 x 100 ms sleeps took %lld ms, %d worker threads",
@@ -1382,17 +1335,17 @@ static int creds_child(int dirfd)
 	struct timespec nap = { 1, 0 };
 	struct async_syscall e[2], late;
 
-	prep(&e[0], __NR_nanosleep, u64_ptr(&nap), 0, 0, 0, 0, 0);
-	prep(&e[1], __NR_openat, dirfd, u64_ptr("secret"), O_RDONLY | O_CLOEXEC,
+	prep(&e[0], __NR_nanosleep, async_ptr(&nap), 0, 0, 0, 0, 0);
+	prep(&e[1], __NR_openat, dirfd, async_ptr("secret"), O_RDONLY | O_CLOEXEC,
 	     0, 0, 0);
-	chain(e, 2);
-	if (submit(e, 2, 0) != 2)
+	async_chain(e, 2);
+	if (async_submit(e, 2, 0) != 2)
 		return 10;
 	/* Only this thread changes its credentials, as the kernel does. */
 	if (syscall(SYS_setresuid, 65534, 65534, 65534))
 		return 11;
 	/* The openat must run after the uid changed. */
-	if (is_done(&e[1]))
+	if (!async_pending(&e[1]))
 		return 12;
 	if (wait_one(&e[1]))
 		return 13;
@@ -1406,9 +1359,9 @@ static int creds_child(int dirfd)
 	/* Now the direct call fails, and so does a new submission. */
 	if (openat(dirfd, "secret", O_RDONLY) != -1 || errno != EACCES)
 		return 15;
-	prep(&late, __NR_openat, dirfd, u64_ptr("secret"), O_RDONLY | O_CLOEXEC,
+	prep(&late, __NR_openat, dirfd, async_ptr("secret"), O_RDONLY | O_CLOEXEC,
 	     0, 0, 0);
-	if (submit(&late, 1, ASYNC_SUBMIT_WAIT) != 1)
+	if (async_submit(&late, 1, ASYNC_SUBMIT_WAIT) != 1)
 		return 16;
 	if (late.result != -EACCES) {
 		ksft_print_msg("openat as uid 65534: %lld\n",
@@ -1464,7 +1417,7 @@ TEST_F(scratch, fsync_range)
 	prep(&e[8], ASYNC_OP_FSYNC_RANGE, fd, 0, 4096, 1U << 1, 0, 0);
 	/* No fsync on a pipe: the error of fsync(). */
 	prep(&e[9], ASYNC_OP_FSYNC_RANGE, p[1], 0, 0, 0, 0, 0);
-	ASSERT_EQ(10, submit(e, 10, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(10, async_submit(e, 10, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, e, 0);
 	ASSERT_RESULT(0, e, 1);
 	ASSERT_RESULT(0, e, 2);
@@ -1479,7 +1432,7 @@ TEST_F(scratch, fsync_range)
 	/* The next operation number does not exist. */
 	prep(&e[0], ASYNC_OP_BASE + 1, fd, 0, 0, 0, 0, 0);
 	errno = 0;
-	ASSERT_EQ(-1, submit(e, 1, 0));
+	ASSERT_EQ(-1, async_submit(e, 1, 0));
 	ASSERT_EQ(EINVAL, errno);
 	ASSERT_EQ(-EINVAL, e[0].result);
 	ASSERT_EQ(DONE_POISON, e[0].done);
@@ -1517,8 +1470,8 @@ TEST_F(scratch, probe)
 		e[i].flags = probes[i].flags;
 	}
 	/* It would remove the canary if it ran. */
-	prep(&e[last], __NR_unlinkat, self->dirfd, u64_ptr(CANARY), 0, 0, 0, 0);
-	ASSERT_EQ(0, submit(e, ARRAY_SIZE(probes), ASYNC_SUBMIT_PROBE))
+	prep(&e[last], __NR_unlinkat, self->dirfd, async_ptr(CANARY), 0, 0, 0, 0);
+	ASSERT_EQ(0, async_submit(e, ARRAY_SIZE(probes), ASYNC_SUBMIT_PROBE))
 		TH_LOG("async_submit(PROBE): %s", strerror(errno));
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		ASSERT_EQ(probes[i].result, e[i].result)
@@ -1596,35 +1549,35 @@ static void edit_op_base_1(struct async_syscall *e)
 static void edit_ref_forward(struct async_syscall *e)
 {
 	prep(&e[1], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[1], 0, 2);
+	async_ref(&e[1], 0, 2);
 	e[1].flags = ASYNC_SYSCALL_LINK;
 }
 
 static void edit_ref_self(struct async_syscall *e)
 {
 	prep(&e[1], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[1], 0, 1);
+	async_ref(&e[1], 0, 1);
 }
 
 static void edit_ref_past_end(struct async_syscall *e)
 {
 	e[1].flags = ASYNC_SYSCALL_LINK;
 	prep(&e[2], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[2], 0, 7);
+	async_ref(&e[2], 0, 7);
 }
 
 static void edit_ref_other_chain(struct async_syscall *e)
 {
 	e[1].flags = ASYNC_SYSCALL_LINK;
 	prep(&e[2], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[2], 0, 0);
+	async_ref(&e[2], 0, 0);
 }
 
 static void edit_ref_bit6(struct async_syscall *e)
 {
 	e[1].flags = ASYNC_SYSCALL_LINK;
 	prep(&e[2], __NR_close, 0, 0, 0, 0, 0, 0);
-	ref(&e[2], 0, 1);
+	async_ref(&e[2], 0, 1);
 	e[2].arg_refs |= 1U << 6;
 }
 
@@ -1632,14 +1585,14 @@ static void edit_ref_close_arg3(struct async_syscall *e)
 {
 	e[1].flags = ASYNC_SYSCALL_LINK;
 	prep(&e[2], __NR_close, -1, 0, 0, 0, 0, 0);
-	ref(&e[2], 3, 1);
+	async_ref(&e[2], 3, 1);
 }
 
 static void edit_ref_fsync_range_arg4(struct async_syscall *e)
 {
 	e[1].flags = ASYNC_SYSCALL_LINK;
 	prep(&e[2], ASYNC_OP_FSYNC_RANGE, -1, 0, 0, 0, 0, 0);
-	ref(&e[2], 4, 1);
+	async_ref(&e[2], 4, 1);
 }
 
 static void edit_link_last(struct async_syscall *e)
@@ -1726,9 +1679,9 @@ static void bad_input_lay_out(const struct bad_input *c, char *buf,
 	struct async_syscall e[3];
 	int i;
 
-	prep(&e[0], __NR_unlinkat, dirfd, u64_ptr(CANARY), 0, 0, 0, 0);
-	prep(&e[1], __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
-	prep(&e[2], __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
+	prep(&e[0], __NR_unlinkat, dirfd, async_ptr(CANARY), 0, 0, 0, 0);
+	prep(&e[1], __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
+	prep(&e[2], __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
 	if (c->edit)
 		c->edit(e);
 	memset(buf, 0, buf_size);
@@ -1769,7 +1722,7 @@ TEST_F(scratch, bad_inputs)
 			mprotect(buf, buf_size, PROT_NONE);
 
 		errno = 0;
-		ret = sys_async_submit(at, c->nr_entries, c->entry_size,
+		ret = async_submit_raw(at, c->nr_entries, c->entry_size,
 				       c->flags);
 		err = errno;
 		ASSERT_EQ(0, mprotect(buf, buf_size, PROT_READ | PROT_WRITE));
@@ -1804,12 +1757,12 @@ TEST_F(scratch, bad_entry_runs_nothing)
 	int i;
 
 	ASSERT_EQ(0, write_file(self->dirfd, CANARY, "x", 1));
-	prep(&e[0], __NR_unlinkat, self->dirfd, u64_ptr(CANARY), 0, 0, 0, 0);
+	prep(&e[0], __NR_unlinkat, self->dirfd, async_ptr(CANARY), 0, 0, 0, 0);
 	for (i = 1; i < 100; i++)
-		prep(&e[i], __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
+		prep(&e[i], __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
 	e[99].nr = 9999;
 	errno = 0;
-	ASSERT_EQ(-1, submit(e, 100, 0));
+	ASSERT_EQ(-1, async_submit(e, 100, 0));
 	ASSERT_EQ(EINVAL, errno);
 	ASSERT_EQ(-EINVAL, e[99].result);
 
@@ -1817,7 +1770,7 @@ TEST_F(scratch, bad_entry_runs_nothing)
 	e[40].nr = __NR_getpid;
 	e[99].result = RESULT_POISON;
 	errno = 0;
-	ASSERT_EQ(-1, submit(e, 100, 0));
+	ASSERT_EQ(-1, async_submit(e, 100, 0));
 	ASSERT_EQ(EOPNOTSUPP, errno);
 	ASSERT_EQ(-EOPNOTSUPP, e[40].result);
 	ASSERT_EQ(RESULT_POISON, e[99].result);
@@ -1846,9 +1799,9 @@ TEST_F(scratch, entry_size_larger)
 
 	/* A larger structure with a zero tail is accepted. */
 	ASSERT_EQ(80, sizeof(big[0]));
-	prep(&big[0].e, __NR_pwrite64, fd, u64_ptr("ab"), 2, 0, 0, 0);
-	prep(&big[1].e, __NR_pwrite64, fd, u64_ptr("cd"), 2, 2, 0, 0);
-	ASSERT_EQ(2, sys_async_submit(&big[0].e, 2, sizeof(big[0]),
+	prep(&big[0].e, __NR_pwrite64, fd, async_ptr("ab"), 2, 0, 0, 0);
+	prep(&big[1].e, __NR_pwrite64, fd, async_ptr("cd"), 2, 2, 0, 0);
+	ASSERT_EQ(2, async_submit_raw(&big[0].e, 2, sizeof(big[0]),
 				      ASYNC_SUBMIT_WAIT));
 	ASSERT_EQ(ASYNC_SYSCALL_DONE, big[0].e.done);
 	ASSERT_EQ(2, big[0].e.result);
@@ -1860,11 +1813,11 @@ TEST_F(scratch, entry_size_larger)
 	ASSERT_STREQ("abcd", buf);
 
 	/* Not with a nonzero tail. */
-	prep(&big[0].e, __NR_pwrite64, fd, u64_ptr("xy"), 2, 0, 0, 0);
-	prep(&big[1].e, __NR_pwrite64, fd, u64_ptr("zz"), 2, 2, 0, 0);
+	prep(&big[0].e, __NR_pwrite64, fd, async_ptr("xy"), 2, 0, 0, 0);
+	prep(&big[1].e, __NR_pwrite64, fd, async_ptr("zz"), 2, 2, 0, 0);
 	big[1].tail = 1ULL << 40;
 	errno = 0;
-	ASSERT_EQ(-1, sys_async_submit(&big[0].e, 2, sizeof(big[0]), 0));
+	ASSERT_EQ(-1, async_submit_raw(&big[0].e, 2, sizeof(big[0]), 0));
 	ASSERT_EQ(E2BIG, errno);
 	ASSERT_EQ(DONE_POISON, big[0].e.done);
 	ASSERT_EQ(DONE_POISON, big[1].e.done);
@@ -1874,9 +1827,9 @@ TEST_F(scratch, entry_size_larger)
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, page);
 	page2 = (struct async_syscall *)((char *)page + 4096);
-	prep(page, __NR_pwrite64, fd, u64_ptr("AB"), 2, 0, 0, 0);
-	prep(page2, __NR_pwrite64, fd, u64_ptr("CD"), 2, 2, 0, 0);
-	ASSERT_EQ(2, sys_async_submit(page, 2, 4096, ASYNC_SUBMIT_WAIT));
+	prep(page, __NR_pwrite64, fd, async_ptr("AB"), 2, 0, 0, 0);
+	prep(page2, __NR_pwrite64, fd, async_ptr("CD"), 2, 2, 0, 0);
+	ASSERT_EQ(2, async_submit_raw(page, 2, 4096, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(2, page, 0);
 	ASSERT_RESULT(2, page2, 0);
 	ASSERT_EQ(4, pread(fd, buf, sizeof(buf), 0));
@@ -1899,10 +1852,10 @@ TEST_F(scratch, fault_in_argument)
 	ASSERT_LE(0, fd);
 
 	prep(&e[0], __NR_pread64, fd, 8, 16, 0, 0, 0);
-	prep(&e[1], __NR_pread64, fd, u64_ptr(none), 16, 0, 0, 0);
-	prep(&e[2], __NR_pwrite64, fd, u64_ptr(none), 16, 0, 0, 0);
-	prep(&e[3], __NR_newfstatat, self->dirfd, 8, u64_ptr(&st), 0, 0, 0);
-	ASSERT_EQ(4, submit(e, 4, 0));
+	prep(&e[1], __NR_pread64, fd, async_ptr(none), 16, 0, 0, 0);
+	prep(&e[2], __NR_pwrite64, fd, async_ptr(none), 16, 0, 0, 0);
+	prep(&e[3], __NR_newfstatat, self->dirfd, 8, async_ptr(&st), 0, 0, 0);
+	ASSERT_EQ(4, async_submit(e, 4, 0));
 	ASSERT_EQ(0, wait_all(e, 4));
 	ASSERT_RESULT(neg_errno(pread(fd, none, 16, 0)), e, 0);
 	ASSERT_RESULT(-EFAULT, e, 0);
@@ -1927,10 +1880,10 @@ TEST(unmap_in_flight)
 	e = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, e);
-	prep(&e[0], __NR_nanosleep, u64_ptr(&nap), 0, 0, 0, 0, 0);
-	prep(&e[1], __NR_write, p[1], u64_ptr("z"), 1, 0, 0, 0);
-	chain(e, 2);
-	ASSERT_EQ(2, submit(e, 2, 0));
+	prep(&e[0], __NR_nanosleep, async_ptr(&nap), 0, 0, 0, 0, 0);
+	prep(&e[1], __NR_write, p[1], async_ptr("z"), 1, 0, 0, 0);
+	async_chain(e, 2);
+	ASSERT_EQ(2, async_submit(e, 2, 0));
 	ASSERT_EQ(0, munmap(e, page_size));
 	nanosleep(&pause, NULL);
 
@@ -1941,8 +1894,8 @@ TEST(unmap_in_flight)
 	ASSERT_EQ('z', byte);
 
 	/* And the process can go on using async_submit(). */
-	prep(&again, __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
-	ASSERT_EQ(1, submit(&again, 1, ASYNC_SUBMIT_WAIT));
+	prep(&again, __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
+	ASSERT_EQ(1, async_submit(&again, 1, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, &again, 0);
 	close(p[0]);
 	close(p[1]);
@@ -1962,11 +1915,11 @@ TEST(in_flight_limit)
 	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
 	/* Reads of an empty pipe: they stay in flight until it is closed. */
 	for (i = 0; i < batch * batches; i++)
-		prep(&e[i], __NR_read, p[0], u64_ptr(&byte), 1, 0, 0, 0);
+		prep(&e[i], __NR_read, p[0], async_ptr(&byte), 1, 0, 0, 0);
 	for (b = 0; b < batches; b++)
-		ret[b] = submit(&e[b * batch], batch, 0);
-	prep(&extra, __NR_read, p[0], u64_ptr(&byte), 1, 0, 0, 0);
-	ret_extra = submit(&extra, 1, 0);
+		ret[b] = async_submit(&e[b * batch], batch, 0);
+	prep(&extra, __NR_read, p[0], async_ptr(&byte), 1, 0, 0, 0);
+	ret_extra = async_submit(&extra, 1, 0);
 	err_extra = errno;
 
 	/* Let every read return 0 before checking anything. */
@@ -1989,8 +1942,8 @@ TEST(in_flight_limit)
 		ASSERT_RESULT(0, e, i);
 
 	/* Nothing in flight any more. */
-	prep(&extra, __NR_nanosleep, u64_ptr(&zero_ts), 0, 0, 0, 0, 0);
-	ASSERT_EQ(1, submit(&extra, 1, ASYNC_SUBMIT_WAIT));
+	prep(&extra, __NR_nanosleep, async_ptr(&zero_ts), 0, 0, 0, 0, 0);
+	ASSERT_EQ(1, async_submit(&extra, 1, ASYNC_SUBMIT_WAIT));
 	ASSERT_RESULT(0, &extra, 0);
 	close(p[0]);
 	free(e);
