@@ -7,6 +7,9 @@ build_user()
 {
 	make -C "$TREE/tools/testing/selftests/async_syscall" \
 		OUTPUT="$USEROBJ/selftests" KHDR_INCLUDES="-isystem $HDR/include"
+	# The tests to run, without helpers such as the fuzzer.
+	make -s -C "$TREE/tools/testing/selftests/async_syscall" emit_tests |
+		sed 's/^[^:]*://' >"$USEROBJ/selftests/tests.list"
 	make -C "$TREE/samples/async_syscall" -f Makefile.host \
 		OUTPUT="$USEROBJ/samples" KHDR_INCLUDES="-isystem $HDR/include"
 }

@@ -19,7 +19,7 @@
 static int sysctl_async_syscall_disabled;
 static int sysctl_async_syscall_group = -1;
 
-static const struct ctl_table async_syscall_sysctls[] = {
+static struct ctl_table async_syscall_sysctls[] = {
 	{
 		.procname	= "async_syscall_disabled",
 		.data		= &sysctl_async_syscall_disabled,
@@ -59,10 +59,11 @@ bool async_syscall_allowed(void)
 }
 
 /**
- * async_seccomp_check() - run the submitter's seccomp filters on an entry
+ * async_seccomp_allows() - run the submitter's seccomp filters on an entry
  * @batch: The entry's batch, holding the submitter's filters.
  * @nr: The entry's system call or operation number.
  * @args: Its arguments, references resolved.
+ * @res: Where to store the entry's result when it may not run.
  *
  * The worker is not the thread the filters were written for, so actions
  * that act on the calling thread get the nearest safe equivalent: both

@@ -159,19 +159,34 @@ static bool async_start(struct async_ctx *ctx, struct async_req *req)
 	return !cancelled;
 }
 
+/*
+ * A worker never returns to user mode, where a thread normally drops what
+ * a system call left behind.  Drop it here, so it does not leak into the
+ * next entry: a cancel's notification; a signal mask set by ppoll() or
+ * pselect6(); signals raised on this thread, such as SIGPIPE, which the
+ * entry's error already reports.  Then run deferred work, such as the
+ * last fput() of a file the entry closed.
+ */
 static void async_finish(struct async_ctx *ctx, struct async_req *req)
 {
+	struct sighand_struct *sighand = current->sighand;
+
 	spin_lock(&ctx->lock);
 	req->state = ASYNC_REQ_DONE;
 	spin_unlock(&ctx->lock);
 
-	/*
-	 * A worker never returns to user mode: drop what a cancel may have
-	 * left for this entry, and run deferred work such as the last fput()
-	 * of a file it closed.
-	 */
 	if (test_thread_flag(TIF_NOTIFY_SIGNAL))
 		clear_notify_signal();
+	restore_saved_sigmask();
+	if (!sigisemptyset(&current->pending.signal)) {
+		spin_lock_irq(&sighand->siglock);
+		/* Keep a group exit's SIGKILL. */
+		if (!__fatal_signal_pending(current)) {
+			flush_sigqueue(&current->pending);
+			recalc_sigpending();
+		}
+		spin_unlock_irq(&sighand->siglock);
+	}
 	if (task_work_pending(current))
 		task_work_run();
 }
@@ -454,6 +469,7 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
  */
 long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 {
+	/* Pairs with the release in async_ctx_get(). */
 	struct async_ctx *ctx = smp_load_acquire(&current->signal->async_ctx);
 	struct async_batch *batch;
 	long count = 0;

@@ -1,0 +1,1737 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * async_fuzz: a seedable randomized submitter for async_submit().
+ *
+ *	async_fuzz [-s SEED] [-n SUBMISSIONS] [-t SECONDS]
+ *
+ * It submits whitelisted calls with random arguments (pointers among valid
+ * buffers, NULL, small integers, kernel addresses, unmapped, read-only and
+ * misaligned ones), numbers off the whitelist, random chains and references,
+ * good and bad, random entry flags and entry sizes, random submit flags
+ * (probe, wait, cancel), cancels entries in flight, and forks children that
+ * submit and then exit or are killed.
+ *
+ * Nothing may reach outside its scratch directory: paths come from a fixed
+ * list of names without '/', descriptors are its own, files stay small, and
+ * every pipe and socket is non-blocking, so that no entry waits for ever.
+ * Numbers off the whitelist get zero arguments: they must never run, and if
+ * one did, it should do no harm.
+ *
+ * It checks what the contract promises: a call with a bad entry fails with
+ * that entry's errno, also found in that entry's result; a good call
+ * returns the number of entries, and each completes within COMPLETE_S with
+ * a result in range for its call and the chain rules kept; a cancel counts
+ * no more entries than were in flight.  It prints the seed, submissions,
+ * seconds and submissions per second, and exits non-zero on any
+ * inconsistency, naming the seed.
+ *
+ * The fuzzing runs in a child whose standard descriptors are /dev/null
+ * (entries may write to or close any small descriptor); the parent keeps
+ * the real ones, watches for a hang or an unexpected death, and reports.
+ * A seed gives the same sequence of submissions; what the kernel does with
+ * them still depends on timing.  Without -s the seed is random.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <linux/falloc.h>
+#include <linux/fs.h>
+#include <linux/openat2.h>
+#include <linux/stat.h>
+
+#include "../kselftest.h"
+#include "async_test.h"
+
+#define DEF_SUBMISSIONS	2000
+#define PAGE		4096
+#define NSLOTS		16
+#define MAX_N		32
+#define ENT_PAGES	32		/* MAX_N entries of up to a page */
+#define RO_PAGES	4
+#define RW_PAGES	2
+#define DATA_PAGES	16
+#define DATA_SIZE	(DATA_PAGES * PAGE)
+/* Every entry of a good submission completes within this. */
+#define COMPLETE_S	30
+/* The parent gives up on a fuzzer that made no progress for this long. */
+#define HANG_S		(2 * COMPLETE_S + 30)
+#define MAX_KIDS	4
+#define KID_KILL_MS	30
+#define REBUILD_EVERY	256
+/* System call numbers of this kernel: 0 to 463 (async_submit). */
+#define NR_SYSCALLS	464
+/* Unassigned numbers between the last old call and the new ones. */
+#define GAP_FIRST	335
+#define GAP_END		424
+#define KERNEL_ADDR	0xffffffff81000000ULL
+#define MAX_RW		0x7ffff000LL
+
+/* --- Random numbers ---------------------------------------------------- */
+
+static uint64_t rng;
+
+static uint64_t rnd64(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545f4914f6cdd1dULL;
+}
+
+static unsigned int rnd(unsigned int n)
+{
+	return n ? rnd64() % n : 0;
+}
+
+static bool chance(unsigned int percent)
+{
+	return rnd(100) < percent;
+}
+
+static void seed_rng(uint64_t seed)
+{
+	rng = seed * 0x9e3779b97f4a7c15ULL + 1;
+	if (!rng)
+		rng = 1;
+}
+
+#define PICK(a) ((a)[rnd(ARRAY_SIZE(a))])
+
+/* --- What the fuzzer tells its parent ---------------------------------- */
+
+struct report {
+	unsigned long submissions, entries, completed, refused, probes;
+	unsigned long waits, cancels, cancelled, kids, rebuilds;
+	unsigned long progress;
+	int cancel_supported;
+	int finished;
+	char msg[2048];
+};
+
+static struct report *rep;
+
+/* --- Errors an entry or a call must be refused with -------------------- */
+
+#define E_INVAL		(1U << 0)
+#define E_OPNOTSUPP	(1U << 1)
+#define E_2BIG		(1U << 2)
+#define E_FAULT		(1U << 3)
+
+static unsigned int err_bit(int err)
+{
+	switch (err) {
+	case EINVAL:
+		return E_INVAL;
+	case EOPNOTSUPP:
+		return E_OPNOTSUPP;
+	case E2BIG:
+		return E_2BIG;
+	case EFAULT:
+		return E_FAULT;
+	}
+	return 0;
+}
+
+/* --- The calls ---------------------------------------------------------- */
+
+/* How to make an argument. */
+enum kind {
+	K_ZERO, K_FD, K_DIRFD, K_PATH, K_BUF, K_LEN, K_CLEN, K_OFF, K_OFFP,
+	K_IOV, K_IOVCNT, K_OFLAGS, K_MODE, K_HOW, K_HOWSIZE, K_FLAGS, K_ATFLAGS,
+	K_RWF, K_WHENCE, K_TS, K_TS_NN, K_POLLFDS, K_NFDS, K_PTIMEOUT, K_SIGSET,
+	K_SIGSETSIZE, K_CLOCK, K_TFLAGS, K_SOCKADDR, K_ADDRLEN, K_SOCKLENP,
+	K_AFLAGS, K_MSGHDR, K_MSGFLAGS,
+};
+
+/*
+ * Arguments that never take a reference: an earlier result there could make
+ * the call wait for ever (poll's timeout, ppoll's timeout pointer, a CPU-time
+ * clock) or hand out a blocking socket (accept4's flags).
+ */
+static bool no_ref(unsigned int kind)
+{
+	return kind == K_PTIMEOUT || kind == K_TS_NN || kind == K_CLOCK ||
+	       kind == K_AFLAGS;
+}
+
+/* What a successful result may be. */
+enum res {
+	R_ZERO,		/* 0 */
+	R_LEN2,		/* at most argument 2 */
+	R_LEN3,		/* at most argument 3 */
+	R_LEN4,		/* at most argument 4 */
+	R_FD,		/* a descriptor */
+	R_POS,		/* any non-negative value */
+	R_NFDS,		/* at most argument 1 */
+	R_RW,		/* at most one read or write */
+};
+
+struct call {
+	unsigned int nr;
+	const char *name;
+	unsigned char nargs;
+	unsigned char res;
+	unsigned char kind[6];
+};
+
+static const struct call calls[] = {
+	{ __NR_read, "read", 3, R_LEN2, { K_FD, K_BUF, K_LEN } },
+	{ __NR_write, "write", 3, R_LEN2, { K_FD, K_BUF, K_LEN } },
+	{ __NR_pread64, "pread64", 4, R_LEN2, { K_FD, K_BUF, K_LEN, K_OFF } },
+	{ __NR_pwrite64, "pwrite64", 4, R_LEN2, { K_FD, K_BUF, K_LEN, K_OFF } },
+	{ __NR_readv, "readv", 3, R_RW, { K_FD, K_IOV, K_IOVCNT } },
+	{ __NR_writev, "writev", 3, R_RW, { K_FD, K_IOV, K_IOVCNT } },
+	{ __NR_preadv, "preadv", 5, R_RW,
+	  { K_FD, K_IOV, K_IOVCNT, K_OFF, K_ZERO } },
+	{ __NR_pwritev, "pwritev", 5, R_RW,
+	  { K_FD, K_IOV, K_IOVCNT, K_OFF, K_ZERO } },
+	{ __NR_preadv2, "preadv2", 6, R_RW,
+	  { K_FD, K_IOV, K_IOVCNT, K_OFF, K_ZERO, K_RWF } },
+	{ __NR_pwritev2, "pwritev2", 6, R_RW,
+	  { K_FD, K_IOV, K_IOVCNT, K_OFF, K_ZERO, K_RWF } },
+	{ __NR_openat, "openat", 4, R_FD, { K_DIRFD, K_PATH, K_OFLAGS, K_MODE } },
+	{ __NR_openat2, "openat2", 4, R_FD,
+	  { K_DIRFD, K_PATH, K_HOW, K_HOWSIZE } },
+	{ __NR_close, "close", 1, R_ZERO, { K_FD } },
+	{ __NR_renameat, "renameat", 4, R_ZERO,
+	  { K_DIRFD, K_PATH, K_DIRFD, K_PATH } },
+	{ __NR_renameat2, "renameat2", 5, R_ZERO,
+	  { K_DIRFD, K_PATH, K_DIRFD, K_PATH, K_FLAGS } },
+	{ __NR_unlinkat, "unlinkat", 3, R_ZERO, { K_DIRFD, K_PATH, K_ATFLAGS } },
+	{ __NR_mkdirat, "mkdirat", 3, R_ZERO, { K_DIRFD, K_PATH, K_MODE } },
+	{ __NR_fsync, "fsync", 1, R_ZERO, { K_FD } },
+	{ __NR_fdatasync, "fdatasync", 1, R_ZERO, { K_FD } },
+	{ __NR_sync_file_range, "sync_file_range", 4, R_ZERO,
+	  { K_FD, K_OFF, K_CLEN, K_FLAGS } },
+	{ __NR_statx, "statx", 5, R_ZERO,
+	  { K_DIRFD, K_PATH, K_ATFLAGS, K_FLAGS, K_BUF } },
+	{ __NR_newfstatat, "newfstatat", 4, R_ZERO,
+	  { K_DIRFD, K_PATH, K_BUF, K_ATFLAGS } },
+	{ __NR_fstat, "fstat", 2, R_ZERO, { K_FD, K_BUF } },
+	{ __NR_lseek, "lseek", 3, R_POS, { K_FD, K_OFF, K_WHENCE } },
+	{ __NR_getdents64, "getdents64", 3, R_LEN2, { K_FD, K_BUF, K_LEN } },
+	{ __NR_readahead, "readahead", 3, R_ZERO, { K_FD, K_OFF, K_CLEN } },
+	{ __NR_fadvise64, "fadvise64", 4, R_ZERO,
+	  { K_FD, K_OFF, K_CLEN, K_FLAGS } },
+	{ __NR_fallocate, "fallocate", 4, R_ZERO,
+	  { K_FD, K_FLAGS, K_OFF, K_CLEN } },
+	{ __NR_ftruncate, "ftruncate", 2, R_ZERO, { K_FD, K_OFF } },
+	{ __NR_copy_file_range, "copy_file_range", 6, R_LEN4,
+	  { K_FD, K_OFFP, K_FD, K_OFFP, K_CLEN, K_FLAGS } },
+	{ __NR_sendfile, "sendfile", 4, R_LEN3, { K_FD, K_FD, K_OFFP, K_CLEN } },
+	{ __NR_splice, "splice", 6, R_LEN4,
+	  { K_FD, K_OFFP, K_FD, K_OFFP, K_CLEN, K_FLAGS } },
+	{ __NR_poll, "poll", 3, R_NFDS, { K_POLLFDS, K_NFDS, K_PTIMEOUT } },
+	{ __NR_ppoll, "ppoll", 5, R_NFDS,
+	  { K_POLLFDS, K_NFDS, K_TS_NN, K_SIGSET, K_SIGSETSIZE } },
+	{ __NR_nanosleep, "nanosleep", 2, R_ZERO, { K_TS, K_BUF } },
+	{ __NR_clock_nanosleep, "clock_nanosleep", 4, R_ZERO,
+	  { K_CLOCK, K_TFLAGS, K_TS, K_BUF } },
+	{ __NR_accept4, "accept4", 4, R_FD,
+	  { K_FD, K_BUF, K_SOCKLENP, K_AFLAGS } },
+	{ __NR_connect, "connect", 3, R_ZERO, { K_FD, K_SOCKADDR, K_ADDRLEN } },
+	{ __NR_sendto, "sendto", 6, R_LEN2,
+	  { K_FD, K_BUF, K_LEN, K_MSGFLAGS, K_SOCKADDR, K_ADDRLEN } },
+	/* A datagram longer than the buffer can report its whole length. */
+	{ __NR_recvfrom, "recvfrom", 6, R_RW,
+	  { K_FD, K_BUF, K_LEN, K_MSGFLAGS, K_BUF, K_SOCKLENP } },
+	{ __NR_sendmsg, "sendmsg", 3, R_RW, { K_FD, K_MSGHDR, K_MSGFLAGS } },
+	{ __NR_recvmsg, "recvmsg", 3, R_RW, { K_FD, K_MSGHDR, K_MSGFLAGS } },
+	{ ASYNC_OP_FSYNC_RANGE, "fsync_range", 4, R_ZERO,
+	  { K_FD, K_OFF, K_CLEN, K_FLAGS } },
+};
+
+#define NCALLS ARRAY_SIZE(calls)
+
+static const struct call *find_call(unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < NCALLS; i++) {
+		if (calls[i].nr == nr)
+			return &calls[i];
+	}
+	return NULL;
+}
+
+/* Calls the kernel knows and must refuse, with every argument 0. */
+static const unsigned int refused[] = {
+	__NR_fork, __NR_vfork, __NR_clone, __NR_clone3, __NR_exit,
+	__NR_exit_group, __NR_execve, __NR_execveat, __NR_rt_sigreturn,
+	__NR_rt_sigprocmask, __NR_sigaltstack, __NR_set_tid_address,
+	__NR_set_robust_list, __NR_rseq, __NR_unshare, __NR_setns, __NR_setuid,
+	__NR_setresuid, __NR_prctl, __NR_arch_prctl, __NR_gettid, __NR_getpid,
+	__NR_kill, __NR_tgkill, __NR_reboot, __NR_mmap, __NR_munmap,
+	__NR_ioctl, __NR_fcntl, __NR_dup2, __NR_pipe2, __NR_async_submit,
+};
+
+/* Errors for number @nr alone: 0 if it is on the whitelist. */
+static unsigned int nr_errs(unsigned int nr)
+{
+	if (find_call(nr))
+		return 0;
+	/* The guide says EINVAL for "not a system call"; accept both there. */
+	if (nr >= GAP_FIRST && nr < GAP_END)
+		return E_OPNOTSUPP | E_INVAL;
+	if (nr < NR_SYSCALLS)
+		return E_OPNOTSUPP;
+	return E_INVAL;
+}
+
+/* --- Memory ------------------------------------------------------------- */
+
+/*
+ * A slot holds one submission: its entries end at a guard page, so that a
+ * count past them faults; the kernel only reads the read-only arena (made
+ * read-only once built, so no entry can overwrite a timespec another one is
+ * about to read); it writes into the read-write arena (pollfds, msghdrs,
+ * lengths, offsets) and the data buffer.  Guard pages all around.
+ */
+struct emeta {
+	int call;		/* index in calls[], -1 off the whitelist */
+	bool touched;		/* a cancel covered it */
+};
+
+struct slot {
+	bool busy;
+	unsigned long id;
+	char *ents_end, *ents, *ro, *rw, *data;
+	size_t ro_used, rw_used, esize;
+	unsigned int n;
+	int64_t since;
+	struct emeta meta[MAX_N];
+};
+
+static struct slot slots[NSLOTS];
+static char *ro_page, *unmapped;
+static long fd_limit;
+
+static struct async_syscall *ent(const struct slot *s, unsigned int i)
+{
+	return (void *)(s->ents + (size_t)i * s->esize);
+}
+
+static char *map_slot_memory(struct slot *s)
+{
+	size_t pages = 1 + ENT_PAGES + 1 + RO_PAGES + 1 + RW_PAGES + 1 +
+		       DATA_PAGES + 1;
+	char *m = mmap(NULL, pages * PAGE, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = m;
+
+	if (m == MAP_FAILED)
+		return NULL;
+	p += PAGE;
+	mprotect(p, ENT_PAGES * PAGE, PROT_READ | PROT_WRITE);
+	s->ents_end = p + ENT_PAGES * PAGE;
+	p = s->ents_end + PAGE;
+	s->ro = p;
+	p += (RO_PAGES + 1) * PAGE;
+	s->rw = p;
+	mprotect(s->rw, RW_PAGES * PAGE, PROT_READ | PROT_WRITE);
+	p += (RW_PAGES + 1) * PAGE;
+	s->data = p;
+	mprotect(s->data, DATA_SIZE, PROT_READ | PROT_WRITE);
+	return m;
+}
+
+static void *arena_alloc(char *base, size_t *used, size_t size, size_t len)
+{
+	size_t off = (*used + 7) & ~7UL;
+
+	if (off + len > size)
+		return NULL;
+	*used = off + len;
+	return base + off;
+}
+
+static void *ro_alloc(struct slot *s, size_t len)
+{
+	return arena_alloc(s->ro, &s->ro_used, RO_PAGES * PAGE, len);
+}
+
+static void *rw_alloc(struct slot *s, size_t len)
+{
+	return arena_alloc(s->rw, &s->rw_used, RW_PAGES * PAGE, len);
+}
+
+/* A pointer that does not work, or that is off from @good. */
+static uint64_t bad_ptr(uint64_t good)
+{
+	static const uint64_t small[] = { 1, 16, 4095, 4096 };
+
+	switch (rnd(7)) {
+	case 0:
+		return 0;
+	case 1:
+		return PICK(small);
+	case 2:
+		return KERNEL_ADDR + rnd(PAGE);
+	case 3:
+		return (uintptr_t)unmapped + rnd(PAGE);
+	case 4:
+		return (uintptr_t)ro_page + rnd(64);
+	case 5:
+		if (good)
+			return good + 1 + rnd(7);
+		return 0;
+	default:
+		return (1ULL << 63) | rnd64();
+	}
+}
+
+/* @good most of the time, else a bad pointer. */
+static uint64_t ptr_or_bad(void *good)
+{
+	if (good && chance(80))
+		return (uintptr_t)good;
+	return bad_ptr((uintptr_t)good);
+}
+
+/* --- Descriptors and names ------------------------------------------------ */
+
+static int pool[32], npool, dirfd_, subfd;
+
+static const char *const names[] = {
+	"a", "b", "c", "dd", "e", "f", "sk", "new", "", ".", "zz",
+};
+
+static void pool_add(int fd)
+{
+	if (fd >= 0 && npool < (int)ARRAY_SIZE(pool))
+		pool[npool++] = fd;
+}
+
+static void make_file(const char *name, int flags, size_t size)
+{
+	char buf[4096];
+	int fd;
+
+	fd = open(name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		memset(buf, name[0], sizeof(buf));
+		write(fd, buf, size < sizeof(buf) ? size : sizeof(buf));
+		close(fd);
+	}
+	pool_add(open(name, flags | O_CLOEXEC));
+}
+
+/*
+ * Every descriptor the fuzzer has: files in its directory, /dev/null, a
+ * memfd, and non-blocking pipes and sockets.
+ */
+static void build_pool(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX, .sun_path = "sk" };
+	int p[2], fd;
+
+	npool = 0;
+	dirfd_ = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	pool_add(dirfd_);
+	mkdir("dd", 0755);
+	subfd = open("dd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	pool_add(subfd);
+	make_file("a", O_RDWR, 4096);
+	make_file("b", O_RDWR, 100);
+	make_file("c", O_RDWR, 0);
+	make_file("e", O_RDONLY, 4096);
+	make_file("f", O_WRONLY | O_APPEND, 10);
+	pool_add(open("/dev/null", O_RDWR | O_CLOEXEC));
+	fd = memfd_create("async_fuzz", MFD_CLOEXEC);
+	if (fd >= 0 && ftruncate(fd, 8192) == 0)
+		pool_add(fd);
+	for (int i = 0; i < 2; i++) {
+		if (!pipe2(p, O_NONBLOCK | O_CLOEXEC)) {
+			pool_add(p[0]);
+			pool_add(p[1]);
+		}
+	}
+	if (!socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, p)) {
+		pool_add(p[0]);
+		pool_add(p[1]);
+	}
+	if (!socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0, p)) {
+		pool_add(p[0]);
+		pool_add(p[1]);
+	}
+	unlink("sk");
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && !bind(fd, (struct sockaddr *)&sun, sizeof(sun)) &&
+	    !listen(fd, 8))
+		pool_add(fd);
+	pool_add(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+	pool_add(socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+}
+
+static uint64_t any_fd(void)
+{
+	static const int64_t bad[] = { -1, 9999, 0x7fffffff, AT_FDCWD };
+
+	if (npool && chance(80))
+		return pool[rnd(npool)];
+	if (chance(50))
+		return rnd(40);
+	return PICK(bad);
+}
+
+/* --- Arguments ------------------------------------------------------------ */
+
+static uint64_t gen_ts(struct slot *s, bool null_ok)
+{
+	static const long nsec[] = { 0, 1000, 1000000, 10000000 };
+	struct timespec *ts = ro_alloc(s, sizeof(*ts) + 8);
+	uint64_t p;
+
+	if (ts) {
+		ts->tv_sec = 0;
+		ts->tv_nsec = PICK(nsec);
+		if (chance(10))
+			ts->tv_nsec = 1000000000;
+		else if (chance(5))
+			ts->tv_sec = -1;
+		/* Read misaligned, the nanoseconds turn negative: EINVAL. */
+		memset(ts + 1, 0xff, 8);
+	}
+	p = ptr_or_bad(ts);
+	return p || null_ok ? p : 1;
+}
+
+static uint64_t gen_iov(struct slot *s)
+{
+	static const size_t lens[] = { 0, 1, 100, 4096, 65536 };
+	struct iovec *iov = ro_alloc(s, 8 * sizeof(*iov));
+	int i;
+
+	for (i = 0; iov && i < 8; i++) {
+		iov[i].iov_base = s->data + (chance(50) ? 0 : rnd(DATA_SIZE));
+		iov[i].iov_len = PICK(lens);
+	}
+	return ptr_or_bad(iov);
+}
+
+static uint64_t gen_pollfds(struct slot *s)
+{
+	struct pollfd *pfd = rw_alloc(s, 8 * sizeof(*pfd));
+	int i;
+
+	for (i = 0; pfd && i < 8; i++) {
+		pfd[i].fd = any_fd();
+		pfd[i].events = chance(80) ? POLLIN | POLLOUT : rnd(0x10000);
+		pfd[i].revents = 0;
+	}
+	return ptr_or_bad(pfd);
+}
+
+static uint64_t gen_sockaddr(struct slot *s)
+{
+	struct sockaddr_storage *ss = ro_alloc(s, sizeof(*ss));
+	struct sockaddr_un *sun = (void *)ss;
+	struct sockaddr_in *sin = (void *)ss;
+
+	if (!ss)
+		return bad_ptr(0);
+	memset(ss, 0, sizeof(*ss));
+	switch (rnd(4)) {
+	case 0:
+		sun->sun_family = AF_UNIX;
+		memcpy(sun->sun_path, "sk", 3);
+		break;
+	case 1:
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(1 + rnd(65535));
+		sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		break;
+	case 2:
+		sun->sun_family = AF_UNIX;
+		/* Abstract names: nothing on the file system. */
+		for (int i = 1; i < 8; i++)
+			sun->sun_path[i] = 'a' + rnd(26);
+		break;
+	default:
+		ss->ss_family = rnd(64);
+		break;
+	}
+	return ptr_or_bad(ss);
+}
+
+static uint64_t gen_msghdr(struct slot *s)
+{
+	static const size_t namelens[] = { 0, 16, sizeof(struct sockaddr_un) };
+	static const size_t ctllens[] = { 0, 16, 64, 4096 };
+	struct msghdr *mh = rw_alloc(s, sizeof(*mh));
+	struct cmsghdr *cm;
+	int *fds;
+
+	if (!mh)
+		return bad_ptr(0);
+	memset(mh, 0, sizeof(*mh));
+	if (chance(30)) {
+		mh->msg_name = (void *)(uintptr_t)gen_sockaddr(s);
+		mh->msg_namelen = PICK(namelens);
+	}
+	mh->msg_iov = (void *)(uintptr_t)gen_iov(s);
+	mh->msg_iovlen = chance(90) ? rnd(9) : 1025;
+	if (chance(30)) {
+		/* Pass two of our descriptors, or receive into the buffer. */
+		cm = ro_alloc(s, CMSG_SPACE(2 * sizeof(int)));
+		if (cm && chance(50)) {
+			cm->cmsg_len = CMSG_LEN(2 * sizeof(int));
+			cm->cmsg_level = SOL_SOCKET;
+			cm->cmsg_type = SCM_RIGHTS;
+			fds = (int *)CMSG_DATA(cm);
+			fds[0] = any_fd();
+			fds[1] = any_fd();
+			mh->msg_control = cm;
+			mh->msg_controllen = CMSG_SPACE(2 * sizeof(int));
+		} else {
+			mh->msg_control = s->data + rnd(DATA_SIZE);
+			mh->msg_controllen = PICK(ctllens);
+		}
+	}
+	return ptr_or_bad(mh);
+}
+
+static uint64_t gen_how(struct slot *s)
+{
+	struct open_how *how = ro_alloc(s, 64);
+
+	if (!how)
+		return bad_ptr(0);
+	memset(how, 0, 64);
+	how->flags = rnd(4) | (rnd64() & (O_CREAT | O_EXCL | O_TRUNC | O_APPEND |
+					  O_NONBLOCK | O_DIRECTORY | O_CLOEXEC |
+					  O_PATH | O_NOFOLLOW));
+	if (chance(5))
+		how->flags |= 1ULL << (32 + rnd(32));
+	if (how->flags & O_CREAT || chance(5))
+		how->mode = chance(90) ? 0644 : rnd(0x10000);
+	how->resolve = rnd64() & 0x3f;
+	if (chance(5))
+		how->resolve |= 1ULL << rnd(64);
+	/* Bytes past struct open_how: zero, or not, for a larger size. */
+	if (chance(20))
+		((char *)how)[sizeof(*how) + rnd(64 - sizeof(*how))] = 1;
+	return ptr_or_bad(how);
+}
+
+static uint64_t gen_arg(struct slot *s, unsigned int kind)
+{
+	static const uint64_t lens[] = {
+		0, 1, 7, 512, 4096, 65536, 1 << 20, 0x7fffffff, ~0ULL,
+	};
+	static const uint64_t clens[] = { 0, 1, 4096, 65536 };
+	static const uint64_t offs[] = {
+		0, 1, 4095, 4096, 1 << 20, ~0ULL, 1ULL << 62,
+	};
+	static const uint64_t modes[] = { 0, 0600, 0644, 0777, 07777 };
+	static const uint64_t howsizes[] = {
+		sizeof(struct open_how), 16, 32, 64, 4096,
+	};
+	static const uint64_t rwf[] = {
+		0, RWF_HIPRI, RWF_DSYNC, RWF_SYNC, RWF_NOWAIT, RWF_APPEND,
+	};
+	static const uint64_t clocks[] = {
+		CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME,
+		CLOCK_MONOTONIC_COARSE, CLOCK_TAI, 99, 1000,
+	};
+	static const uint64_t addrlens[] = {
+		0, 3, 16, sizeof(struct sockaddr_un), 1 << 20,
+	};
+	static const uint64_t oflags[] = {
+		O_CREAT, O_EXCL, O_TRUNC, O_APPEND, O_NONBLOCK, O_DIRECTORY,
+		O_NOFOLLOW, O_CLOEXEC, O_PATH, O_TMPFILE, O_DIRECT, O_SYNC,
+		O_DSYNC, O_NOATIME, O_NOCTTY,
+	};
+	static const uint64_t atflags[] = {
+		AT_SYMLINK_NOFOLLOW, AT_REMOVEDIR, AT_EMPTY_PATH,
+		AT_NO_AUTOMOUNT, AT_STATX_FORCE_SYNC, AT_STATX_DONT_SYNC,
+	};
+	static const uint64_t msgflags[] = {
+		MSG_DONTWAIT, MSG_PEEK, MSG_TRUNC, MSG_WAITALL, MSG_NOSIGNAL,
+		MSG_OOB, MSG_MORE, MSG_CMSG_CLOEXEC,
+	};
+	uint64_t v = 0, *off;
+	int *len;
+	unsigned int i;
+
+	switch (kind) {
+	case K_ZERO:
+		return chance(95) ? 0 : rnd64();
+	case K_FD:
+		return any_fd();
+	case K_DIRFD:
+		switch (rnd(6)) {
+		case 0:
+		case 1:
+			return dirfd_;
+		case 2:
+			return subfd;
+		case 3:
+			return (uint64_t)AT_FDCWD;
+		default:
+			return any_fd();
+		}
+	case K_PATH:
+		i = rnd(ARRAY_SIZE(names));
+		if (chance(80))
+			return (uintptr_t)names[i];
+		if (chance(50) && names[i][0])
+			/* A suffix of a name is a name: no '/' in any. */
+			return (uintptr_t)names[i] + 1;
+		return bad_ptr(0);
+	case K_BUF:
+		return ptr_or_bad(s->data + (chance(50) ? 0 : rnd(DATA_SIZE)));
+	case K_LEN:
+		return chance(20) ? rnd(1024) * 8 : PICK(lens);
+	case K_CLEN:
+		return chance(30) ? rnd(65536) : PICK(clens);
+	case K_OFF:
+		return chance(20) ? rnd(1 << 20) : PICK(offs);
+	case K_OFFP:
+		if (chance(40))
+			return 0;
+		off = rw_alloc(s, sizeof(*off));
+		if (off)
+			*off = chance(20) ? rnd(1 << 20) : PICK(offs);
+		return ptr_or_bad(off);
+	case K_IOV:
+		return gen_iov(s);
+	case K_IOVCNT:
+		return chance(90) ? rnd(9) : PICK(((const uint64_t[]){
+			1024, 1025, ~0ULL }));
+	case K_OFLAGS:
+		if (chance(5))
+			return rnd64() & 0xffffffff;
+		v = rnd(4);
+		for (i = rnd(4); i; i--)
+			v |= PICK(oflags);
+		return v;
+	case K_MODE:
+		return chance(90) ? PICK(modes) : rnd(0x10000);
+	case K_HOW:
+		return gen_how(s);
+	case K_HOWSIZE:
+		return PICK(howsizes);
+	case K_FLAGS:
+		return chance(80) ? rnd(8) : rnd64() & 0xffffffff;
+	case K_ATFLAGS:
+		if (chance(70))
+			return 0;
+		return chance(90) ? PICK(atflags) : rnd64() & 0xffffffff;
+	case K_RWF:
+		return chance(90) ? PICK(rwf) : rnd64() & 0xffffffff;
+	case K_WHENCE:
+		return rnd(7);
+	case K_TS:
+		return gen_ts(s, true);
+	case K_TS_NN:
+		return gen_ts(s, false);
+	case K_POLLFDS:
+		return gen_pollfds(s);
+	case K_NFDS:
+		return chance(95) ? rnd(9) : 1 << 20;
+	case K_PTIMEOUT:
+		return rnd(11);
+	case K_SIGSET:
+		if (chance(30))
+			return 0;
+		off = ro_alloc(s, 8);
+		if (off)
+			*off = rnd64();
+		return ptr_or_bad(off);
+	case K_SIGSETSIZE:
+		return chance(90) ? 8 : rnd(130);
+	case K_CLOCK:
+		return PICK(clocks);
+	case K_TFLAGS:
+		return chance(50) ? 0 : chance(80) ? TIMER_ABSTIME : rnd(16);
+	case K_SOCKADDR:
+		return gen_sockaddr(s);
+	case K_ADDRLEN:
+		return PICK(addrlens);
+	case K_SOCKLENP:
+		len = rw_alloc(s, sizeof(*len));
+		if (len)
+			*len = PICK(((const int[]){ 0, 16, 110, 128, -1 }));
+		return ptr_or_bad(len);
+	case K_AFLAGS:
+		/* Never without SOCK_NONBLOCK: a blocking socket could hang us. */
+		return SOCK_NONBLOCK | (chance(50) ? SOCK_CLOEXEC : 0) |
+		       (chance(5) ? 1 << rnd(31) : 0);
+	case K_MSGHDR:
+		return gen_msghdr(s);
+	case K_MSGFLAGS:
+		v = 0;
+		for (i = rnd(3); i; i--)
+			v |= PICK(msgflags);
+		return chance(95) ? v : rnd64() & 0xffffffff;
+	}
+	return 0;
+}
+
+/* --- Building a submission ------------------------------------------------ */
+
+/* An entry the kernel must refuse: off the whitelist, or not a number at all. */
+static unsigned int gen_bad_nr(void)
+{
+	unsigned int nr;
+
+	switch (rnd(5)) {
+	case 0:
+	case 1:
+		return PICK(refused);
+	case 2:
+		do {
+			nr = rnd(NR_SYSCALLS);
+		} while (find_call(nr));
+		return nr;
+	case 3:
+		return GAP_FIRST + rnd(GAP_END - GAP_FIRST);
+	default:
+		switch (rnd(3)) {
+		case 0:
+			return NR_SYSCALLS + rnd(ASYNC_OP_BASE - NR_SYSCALLS);
+		case 1:
+			return ASYNC_OP_BASE + 1 + rnd(0xffff);
+		default:
+			return 0x20000 + rnd(0xfffe0000U);
+		}
+	}
+}
+
+/* Nonzero bytes past the structure this kernel knows, or an unknown flag. */
+static void break_tail(struct slot *s, struct async_syscall *e)
+{
+	if (s->esize > sizeof(*e))
+		((char *)e)[sizeof(*e) + rnd(s->esize - sizeof(*e))] = 1 + rnd(255);
+	else
+		e->flags |= 1U << (2 + rnd(30));
+}
+
+/* Break entry @i: a flag, a reference, or bytes past the known structure. */
+static void break_entry(struct slot *s, unsigned int i, unsigned int chain_start)
+{
+	struct async_syscall *e = ent(s, i);
+	const struct call *c = find_call(e->nr);
+	unsigned int nargs = c ? c->nargs : 6, bit;
+
+	switch (rnd(5)) {
+	case 0:
+		e->flags |= 1U << (2 + rnd(30));
+		break;
+	case 1:
+		/* A reference past the call's arguments, or past any. */
+		bit = nargs < 6 && chance(70) ? nargs + rnd(6 - nargs) :
+						6 + rnd(26);
+		e->arg_refs |= 1U << bit;
+		if (bit < 6)
+			e->args[bit] = chain_start;
+		break;
+	case 2:
+		/* To itself or later, or far off. */
+		bit = rnd(nargs);
+		e->arg_refs |= 1U << bit;
+		e->args[bit] = chance(80) ? i + rnd(4) : rnd64();
+		break;
+	case 3:
+		if (!chain_start) {
+			break_tail(s, e);
+			break;
+		}
+		/* To an entry of an earlier chain. */
+		bit = rnd(nargs);
+		e->arg_refs |= 1U << bit;
+		e->args[bit] = rnd(chain_start);
+		break;
+	default:
+		break_tail(s, e);
+		break;
+	}
+}
+
+/* Fill slot @s with @n random entries of @esize bytes. */
+static void build(struct slot *s, unsigned int n, size_t esize)
+{
+	unsigned int i = 0, j, a, len, start;
+
+	mprotect(s->ro, RO_PAGES * PAGE, PROT_READ | PROT_WRITE);
+	s->ro_used = 0;
+	s->rw_used = 0;
+	s->esize = esize;
+	s->n = n;
+	s->ents = s->ents_end - (size_t)n * esize;
+	memset(s->ents, 0, (size_t)n * esize);
+	memset(s->meta, 0, sizeof(s->meta));
+
+	while (i < n) {
+		len = chance(50) ? 1 : 1 + rnd(5);
+		if (len > n - i)
+			len = n - i;
+		start = i;
+		for (j = 0; j < len; j++, i++) {
+			struct async_syscall *e = ent(s, i);
+			const struct call *c;
+
+			if (chance(98)) {
+				s->meta[i].call = rnd(NCALLS);
+				c = &calls[s->meta[i].call];
+				e->nr = c->nr;
+				for (a = 0; a < c->nargs; a++) {
+					e->args[a] = gen_arg(s, c->kind[a]);
+					if (j && !no_ref(c->kind[a]) && chance(12)) {
+						e->arg_refs |= 1U << a;
+						e->args[a] = start + rnd(j);
+					}
+				}
+			} else {
+				s->meta[i].call = -1;
+				e->nr = gen_bad_nr();
+			}
+			if (j + 1 < len)
+				e->flags |= ASYNC_SYSCALL_LINK;
+			if (chance(15))
+				e->flags |= ASYNC_SYSCALL_RUN_ANYWAY;
+			poison(e);
+		}
+		if (chance(2))
+			break_entry(s, start + rnd(len), start);
+	}
+	/* Sometimes a link off the end. */
+	if (chance(2))
+		ent(s, n - 1)->flags |= ASYNC_SYSCALL_LINK;
+	mprotect(s->ro, RO_PAGES * PAGE, PROT_READ);
+}
+
+/*
+ * The errors entry @i must be refused with, in a call of @nr_entries; its
+ * chain began at @chain_start.  0 if the entry is good.
+ */
+static unsigned int entry_errs(const struct slot *s, unsigned int i,
+			       unsigned int nr_entries, unsigned int chain_start)
+{
+	const struct async_syscall *e = ent(s, i);
+	const struct call *c = find_call(e->nr);
+	unsigned int errs = 0, bit, nargs = c ? c->nargs : 6;
+	size_t b;
+
+	for (b = sizeof(*e); b < s->esize; b++) {
+		if (((const char *)e)[b]) {
+			errs |= E_2BIG;
+			break;
+		}
+	}
+	if (e->flags & ~(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY))
+		errs |= E_INVAL;
+	if ((e->flags & ASYNC_SYSCALL_LINK) && i == nr_entries - 1)
+		errs |= E_INVAL;
+	errs |= nr_errs(e->nr);
+	if (e->arg_refs >> nargs)
+		errs |= E_INVAL;
+	for (bit = 0; bit < 6; bit++) {
+		if ((e->arg_refs & (1U << bit)) &&
+		    (e->args[bit] < chain_start || e->args[bit] >= i))
+			errs |= E_INVAL;
+	}
+	return errs;
+}
+
+/* The first bad entry of a call of @nr_entries, with its errors; -1: none. */
+static int first_bad(const struct slot *s, unsigned int nr_entries,
+		     unsigned int *errs)
+{
+	unsigned int i, chain_start = 0;
+
+	for (i = 0; i < s->n && i < nr_entries; i++) {
+		*errs = entry_errs(s, i, nr_entries, chain_start);
+		if (*errs)
+			return i;
+		if (!(ent(s, i)->flags & ASYNC_SYSCALL_LINK))
+			chain_start = i + 1;
+	}
+	return -1;
+}
+
+/* --- Failing ---------------------------------------------------------------- */
+
+struct kid {
+	pid_t pid;
+	int64_t kill_at, killed_at;
+};
+
+static struct kid kids[MAX_KIDS];
+static int nkids;
+
+static void __printf(1, 2) __noreturn fail(const char *fmt, ...)
+{
+	size_t len = strlen(rep->msg);
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	vsnprintf(rep->msg + len, sizeof(rep->msg) - len, fmt, ap);
+	va_end(ap);
+	for (i = 0; i < nkids; i++)
+		kill(kids[i].pid, SIGKILL);
+	_exit(1);
+}
+
+static const char *entry_name(const struct slot *s, unsigned int i)
+{
+	return s->meta[i].call >= 0 ? calls[s->meta[i].call].name : "refused";
+}
+
+/* --- Checking completions ----------------------------------------------------- */
+
+/* The argument @a of entry @i as the call got it. */
+static uint64_t final_arg(const struct slot *s, unsigned int i, unsigned int a)
+{
+	const struct async_syscall *e = ent(s, i);
+
+	if (e->arg_refs & (1U << a))
+		return ent(s, e->args[a])->result;
+	return e->args[a];
+}
+
+static void check_result(const struct slot *s, unsigned int i)
+{
+	const struct async_syscall *e = ent(s, i);
+	const struct call *c = &calls[s->meta[i].call];
+	__s64 res = e->result;
+	bool ok = true;
+
+	if (res < -4095 || (res <= -512 && res >= -516))
+		fail("submission %lu entry %u (%s): result %lld is no errno\n",
+		     s->id, i, c->name, (long long)res);
+	if (res == -ECANCELED || res == -EINTR) {
+		if (!s->meta[i].touched)
+			fail("submission %lu entry %u (%s): %s, not cancelled\n",
+			     s->id, i, c->name, strerror(-res));
+		return;
+	}
+	if (res < 0)
+		return;
+	switch (c->res) {
+	case R_ZERO:
+		ok = res == 0;
+		break;
+	case R_LEN2:
+		ok = (uint64_t)res <= final_arg(s, i, 2);
+		break;
+	case R_LEN3:
+		ok = (uint64_t)res <= final_arg(s, i, 3);
+		break;
+	case R_LEN4:
+		ok = (uint64_t)res <= final_arg(s, i, 4);
+		break;
+	case R_FD:
+		ok = res < fd_limit;
+		break;
+	case R_POS:
+		break;
+	case R_NFDS:
+		ok = (uint64_t)res <= (uint32_t)final_arg(s, i, 1);
+		break;
+	case R_RW:
+		ok = res <= MAX_RW;
+		break;
+	}
+	if (!ok)
+		fail("submission %lu entry %u (%s): result %lld out of range\n",
+		     s->id, i, c->name, (long long)res);
+}
+
+/* All entries of @s completed: check them, chain by chain. */
+static void check_slot(struct slot *s)
+{
+	bool failed = false;
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct async_syscall *e = ent(s, i);
+
+		if (!i || !(ent(s, i - 1)->flags & ASYNC_SYSCALL_LINK))
+			failed = false;
+		if (e->done != ASYNC_SYSCALL_DONE)
+			fail("submission %lu entry %u (%s): done word %#x\n",
+			     s->id, i, entry_name(s, i), e->done);
+		if (failed && !(e->flags & ASYNC_SYSCALL_RUN_ANYWAY)) {
+			if (e->result != -ECANCELED)
+				fail("submission %lu entry %u (%s): %lld, chain failed before\n",
+				     s->id, i, entry_name(s, i),
+				     (long long)e->result);
+		} else {
+			check_result(s, i);
+		}
+		if (e->result < 0)
+			failed = true;
+	}
+	rep->completed += s->n;
+}
+
+static bool slot_done(const struct slot *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		if (!async_done(ent(s, i)))
+			return false;
+	}
+	return true;
+}
+
+/* Wait for every entry of busy slot @s, check and free it. */
+static void finish_slot(struct slot *s)
+{
+	int64_t end = s->since + COMPLETE_S * NSEC_PER_SEC, left;
+	struct timespec ts;
+	unsigned int i;
+
+	for (i = 0; i < s->n; i++) {
+		while (!async_done(ent(s, i))) {
+			left = end - now_ns();
+			if (left <= 0)
+				fail("submission %lu entry %u (%s): not done in %d s\n",
+				     s->id, i, entry_name(s, i), COMPLETE_S);
+			ts.tv_sec = left / NSEC_PER_SEC;
+			ts.tv_nsec = left % NSEC_PER_SEC;
+			async_wait(ent(s, i), &ts);
+		}
+	}
+	check_slot(s);
+	s->busy = false;
+}
+
+static void reap_slots(void)
+{
+	int64_t now = now_ns();
+	int k;
+
+	for (k = 0; k < NSLOTS; k++) {
+		struct slot *s = &slots[k];
+
+		if (!s->busy)
+			continue;
+		if (slot_done(s) ||
+		    now - s->since > COMPLETE_S * NSEC_PER_SEC)
+			finish_slot(s);
+	}
+}
+
+/* --- Actions ------------------------------------------------------------------ */
+
+static unsigned long subs;
+
+enum call_defect {
+	D_NONE, D_NR0, D_NR_BIG, D_SIZE_SMALL, D_SIZE_ODD, D_SIZE_BIG,
+	D_MISALIGNED, D_NULL, D_KERNEL, D_UNMAPPED, D_TRUNCATED, D_FLAG,
+	D_PROBE_WAIT, NR_DEFECTS,
+};
+
+static long submit_raw(void *p, unsigned int nr, size_t size,
+		       unsigned int flags)
+{
+	subs++;
+	rep->submissions++;
+	return async_submit_raw(p, nr, size, flags);
+}
+
+/* Check a call that must fail with one of @errs; entry @bad holds the errno. */
+static void expect_refused(struct slot *s, long ret, int err, unsigned int errs,
+			   int bad, const char *what)
+{
+	unsigned int i;
+
+	if (ret != -1 || !(err_bit(err) & errs))
+		fail("submission %lu (%s): returned %ld, errno %d (%s), want errors %#x\n",
+		     subs, what, ret, ret < 0 ? err : 0, ret < 0 ? strerror(err) : "-",
+		     errs);
+	if (bad >= 0 && ent(s, bad)->result != -err)
+		fail("submission %lu: entry %d has result %lld, call failed with %d\n",
+		     subs, bad, (long long)ent(s, bad)->result, err);
+	for (i = 0; i < s->n; i++) {
+		if (ent(s, i)->done == ASYNC_SYSCALL_DONE)
+			fail("submission %lu refused, but entry %u completed\n",
+			     subs, i);
+	}
+	rep->refused++;
+}
+
+static void check_probe(struct slot *s, long ret, int err)
+{
+	unsigned int errs, i;
+	int bad = first_bad(s, s->n, &errs);
+	__s64 res;
+
+	if (ret != 0)
+		fail("probe %lu: returned %ld (%s)\n", subs, ret, strerror(err));
+	for (i = 0; i < s->n; i++) {
+		res = ent(s, i)->result;
+		if (ent(s, i)->done == ASYNC_SYSCALL_DONE)
+			fail("probe %lu: entry %u completed\n", subs, i);
+		if ((int)i < bad || bad < 0) {
+			if (res)
+				fail("probe %lu: good entry %u (%s) got %lld\n",
+				     subs, i, entry_name(s, i), (long long)res);
+		} else if ((int)i == bad) {
+			if (res >= 0 || !(err_bit(-res) & errs))
+				fail("probe %lu: bad entry %u (%s) got %lld, want errors %#x\n",
+				     subs, i, entry_name(s, i), (long long)res,
+				     errs);
+		} else if (res && !(err_bit(-res) & (E_INVAL | E_OPNOTSUPP | E_2BIG))) {
+			fail("probe %lu: entry %u (%s) got %lld\n", subs, i,
+			     entry_name(s, i), (long long)res);
+		}
+	}
+	rep->probes++;
+}
+
+static struct slot *next_slot(void)
+{
+	static unsigned int next;
+	struct slot *s = &slots[next++ % NSLOTS];
+
+	if (s->busy)
+		finish_slot(s);
+	return s;
+}
+
+static void act_submit(void)
+{
+	static const size_t sizes[] = { 80, 128, 256, PAGE };
+	struct slot *s = next_slot();
+	unsigned int n, nr, flags = 0, errs = 0, i;
+	enum call_defect d = D_NONE;
+	size_t size;
+	char *p;
+	long ret;
+	int err, bad = -1;
+
+	n = chance(70) ? 1 + rnd(4) : 1 + rnd(MAX_N);
+	build(s, n, chance(75) ? sizeof(struct async_syscall) : PICK(sizes));
+	switch (rnd(20)) {
+	case 0:
+	case 1:
+	case 2:
+		flags = ASYNC_SUBMIT_WAIT;
+		break;
+	case 3:
+	case 4:
+	case 5:
+		flags = ASYNC_SUBMIT_PROBE;
+		break;
+	}
+	if (chance(12))
+		d = 1 + rnd(NR_DEFECTS - 1);
+	p = s->ents;
+	nr = n;
+	size = s->esize;
+	switch (d) {
+	case D_NONE:
+		break;
+	case D_NR0:
+		nr = 0;
+		errs = E_INVAL;
+		break;
+	case D_NR_BIG:
+		nr = ASYNC_SUBMIT_MAX_ENTRIES + 1 + rnd(4);
+		errs = E_INVAL;
+		break;
+	case D_SIZE_SMALL:
+		size = ASYNC_SYSCALL_SIZE_VER0 - 8 * (1 + rnd(8));
+		errs = E_INVAL;
+		break;
+	case D_SIZE_ODD:
+		size = ASYNC_SYSCALL_SIZE_VER0 + 1 + rnd(7);
+		errs = E_INVAL;
+		break;
+	case D_SIZE_BIG:
+		size = PAGE + 8 * (1 + rnd(8));
+		errs = E_2BIG;
+		break;
+	case D_MISALIGNED:
+		p += 1 + rnd(7);
+		errs = E_INVAL;
+		break;
+	case D_NULL:
+		p = NULL;
+		errs = E_FAULT;
+		break;
+	case D_KERNEL:
+		p = (char *)KERNEL_ADDR;
+		errs = E_FAULT;
+		break;
+	case D_UNMAPPED:
+		p = unmapped;
+		errs = E_FAULT;
+		break;
+	case D_TRUNCATED:
+		/* The array ends at a guard page. */
+		nr = n + 1 + rnd(8);
+		if (flags & ASYNC_SUBMIT_PROBE) {
+			errs = E_FAULT;
+			break;
+		}
+		bad = first_bad(s, nr, &errs);
+		if (bad < 0)
+			errs = E_FAULT;
+		break;
+	case D_FLAG:
+		flags |= 1U << (4 + rnd(28));
+		errs = E_INVAL;
+		break;
+	case D_PROBE_WAIT:
+		flags = ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_WAIT;
+		errs = E_INVAL;
+		break;
+	default:
+		break;
+	}
+
+	s->id = subs + 1;
+	ret = submit_raw(p, nr, size, flags);
+	err = errno;
+	rep->progress++;
+	if (d != D_NONE) {
+		expect_refused(s, ret, err, errs, bad, "call defect");
+		return;
+	}
+	if (flags & ASYNC_SUBMIT_PROBE) {
+		check_probe(s, ret, err);
+		return;
+	}
+	bad = first_bad(s, n, &errs);
+	if (bad >= 0) {
+		expect_refused(s, ret, err, errs, bad, "bad entry");
+		return;
+	}
+	if (ret != n)
+		fail("submission %lu of %u good entries returned %ld (%s)\n",
+		     subs, n, ret, ret < 0 ? strerror(err) : "-");
+	for (i = 0; i < n; i++) {
+		__u32 done = ent(s, i)->done;
+
+		if (done != ASYNC_SYSCALL_PENDING && done != ASYNC_SYSCALL_DONE)
+			fail("submission %lu entry %u: done word %#x after submit\n",
+			     subs, i, done);
+		if ((flags & ASYNC_SUBMIT_WAIT) && done != ASYNC_SYSCALL_DONE)
+			fail("submission %lu entry %u: not done after ASYNC_SUBMIT_WAIT\n",
+			     subs, i);
+	}
+	rep->entries += n;
+	s->busy = true;
+	s->since = now_ns();
+	if (flags & ASYNC_SUBMIT_WAIT) {
+		rep->waits++;
+		finish_slot(s);
+	}
+}
+
+static void act_cancel(void)
+{
+	struct slot *s = &slots[rnd(NSLOTS)];
+	unsigned int a, b, i, in_flight = 0, target = rnd(10);
+	long ret;
+	int err;
+
+	if (!s->n)
+		return;
+	a = chance(50) ? 0 : rnd(s->n);
+	b = a + 1 + rnd(s->n - a);
+	rep->cancels++;
+
+	if (!rep->cancel_supported) {
+		ret = submit_raw(ent(s, a), b - a, s->esize, ASYNC_SUBMIT_CANCEL);
+		if (ret != -1 || errno != EINVAL)
+			fail("cancel %lu without cancel support: %ld (%s)\n",
+			     subs, ret, strerror(errno));
+		return;
+	}
+	if (target == 0) {
+		/* Never submitted. */
+		ret = submit_raw(ro_page, b - a, s->esize, ASYNC_SUBMIT_CANCEL);
+		if (ret != 0)
+			fail("cancel %lu of nothing: %ld (%s)\n", subs, ret,
+			     strerror(errno));
+		return;
+	}
+	if (target == 1) {
+		ret = submit_raw((void *)(uintptr_t)bad_ptr((uintptr_t)s->ents),
+				 b - a, s->esize, ASYNC_SUBMIT_CANCEL);
+		err = errno;
+		if (ret != 0 && !(ret == -1 && (err == EFAULT || err == EINVAL)))
+			fail("cancel %lu of a bad pointer: %ld (%s)\n", subs,
+			     ret, strerror(err));
+		return;
+	}
+
+	for (i = a; i < b; i++) {
+		if (s->busy && !async_done(ent(s, i)))
+			in_flight++;
+	}
+	ret = submit_raw(ent(s, a), b - a, s->esize, ASYNC_SUBMIT_CANCEL);
+	err = errno;
+	if (ret < 0 || ret > in_flight)
+		fail("cancel %lu of %u-%u of submission %lu: %ld (%s), %u in flight\n",
+		     subs, a, b - 1, s->id, ret, ret < 0 ? strerror(err) : "-",
+		     in_flight);
+	rep->cancelled += ret;
+	if (s->busy) {
+		for (i = a; i < b; i++)
+			s->meta[i].touched = true;
+	}
+}
+
+static void act_abi(void)
+{
+	unsigned int flags = ASYNC_SUBMIT_ABI_VERSION;
+	long ret;
+
+	if (chance(70)) {
+		ret = submit_raw(NULL, 0, 0, flags);
+		if (ret < 1)
+			fail("ABI version %ld (%s)\n", ret, strerror(errno));
+		return;
+	}
+	/* Any other argument makes it EINVAL. */
+	if (chance(50))
+		flags |= ASYNC_SUBMIT_WAIT;
+	ret = submit_raw(ro_page, rnd(3), rnd(2) * 72, flags);
+	if (ret != -1 || errno != EINVAL)
+		fail("ABI version query with arguments: %ld (%s)\n", ret,
+		     ret < 0 ? strerror(errno) : "-");
+}
+
+/* --- Children ------------------------------------------------------------------- */
+
+static const struct timespec kid_sleep = { 0, 500 * NSEC_PER_MSEC };
+
+/* A child: work that never ends, random submissions, then exit or wait to die. */
+static void __noreturn kid_main(uint64_t seed)
+{
+	struct async_syscall stuck[4];
+	unsigned int k, i, flags;
+	char buf[4];
+	int p[2];
+
+	seed_rng(seed);
+	if (!pipe(p)) {
+		for (i = 0; i < 4; i++) {
+			if (i % 2)
+				async_prep_nanosleep(&stuck[i], &kid_sleep);
+			else
+				async_prep_read(&stuck[i], p[0], &buf[i], 1);
+		}
+		async_submit(stuck, 4, 0);
+	}
+	for (k = rnd(4); k; k--) {
+		struct slot *s = &slots[rnd(NSLOTS)];
+
+		if (s->busy)
+			continue;
+		build(s, 1 + rnd(MAX_N), chance(80) ? 72 : 128);
+		flags = chance(20) ? ASYNC_SUBMIT_WAIT : 0;
+		async_submit_raw(s->ents, s->n, s->esize, flags);
+	}
+	switch (rnd(3)) {
+	case 0:
+		_exit(0);
+	case 1:
+		sleep_ms(rnd(20));
+		_exit(0);
+	}
+	for (;;)
+		pause();
+}
+
+static void act_kid(void)
+{
+	uint64_t seed = rnd64();
+	unsigned int delay = rnd(KID_KILL_MS);
+	pid_t pid;
+
+	if (nkids >= MAX_KIDS)
+		return;
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s\n", strerror(errno));
+	if (!pid)
+		kid_main(seed);
+	kids[nkids].pid = pid;
+	kids[nkids].kill_at = now_ns() + delay * NSEC_PER_MSEC;
+	kids[nkids].killed_at = 0;
+	nkids++;
+	rep->kids++;
+}
+
+/* Kill children whose time has come, reap the dead; with @all, every one. */
+static void reap_kids(bool all)
+{
+	int64_t now;
+	int i, status, k;
+	pid_t ret;
+
+	do {
+		now = now_ns();
+		for (i = 0; i < nkids; i++) {
+			struct kid *kd = &kids[i];
+
+			if (!kd->killed_at && (all || now >= kd->kill_at)) {
+				kill(kd->pid, SIGKILL);
+				kd->killed_at = now;
+			}
+			ret = waitpid(kd->pid, &status, WNOHANG);
+			if (ret == 0) {
+				if (kd->killed_at &&
+				    now - kd->killed_at > COMPLETE_S * NSEC_PER_SEC)
+					fail("child %d still alive %d s after SIGKILL\n",
+					     kd->pid, COMPLETE_S);
+				continue;
+			}
+			if (ret != kd->pid)
+				fail("waitpid %d: %s\n", kd->pid, strerror(errno));
+			if (!(WIFEXITED(status) && !WEXITSTATUS(status)) &&
+			    !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL))
+				fail("child %d ended with status %#x\n", kd->pid,
+				     status);
+			/* Its workers were threads of it: gone with it. */
+			k = scan_workers(kd->pid, kd->pid, -1, NULL);
+			if (k > 0)
+				fail("child %d reaped, %d workers left\n", kd->pid, k);
+			kids[i--] = kids[--nkids];
+		}
+		if (all && nkids)
+			sleep_ms(POLL_MS);
+	} while (all && nkids);
+}
+
+/* Nothing in flight, no child: then descriptors and files start afresh. */
+static void rebuild(void)
+{
+	int k;
+
+	for (k = 0; k < NSLOTS; k++) {
+		if (slots[k].busy)
+			finish_slot(&slots[k]);
+	}
+	reap_kids(true);
+	close_range(3, ~0U, 0);
+	build_pool();
+	rep->rebuilds++;
+}
+
+/* --- The fuzzer ----------------------------------------------------------------- */
+
+static int fuzz(const char *dir, unsigned long n, unsigned int seconds,
+		uint64_t seed)
+{
+	int64_t end = now_ns() + seconds * NSEC_PER_SEC;
+	struct rlimit rl;
+	int fd, k;
+
+	seed_rng(seed);
+	setpgid(0, 0);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	if (chdir(dir))
+		fail("chdir %s: %s\n", dir, strerror(errno));
+	fd = open("/dev/null", O_RDWR);
+	if (fd < 0)
+		fail("/dev/null: %s\n", strerror(errno));
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	close(fd);
+	getrlimit(RLIMIT_NOFILE, &rl);
+	fd_limit = rl.rlim_cur;
+
+	ro_page = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unmapped = mmap(NULL, PAGE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ro_page == MAP_FAILED || unmapped == MAP_FAILED)
+		fail("mmap: %s\n", strerror(errno));
+	memset(ro_page, 'A', PAGE);
+	mprotect(ro_page, PAGE, PROT_READ);
+	munmap(unmapped, PAGE);
+	for (k = 0; k < NSLOTS; k++) {
+		if (!map_slot_memory(&slots[k]))
+			fail("mmap: %s\n", strerror(errno));
+	}
+	/* Cancel on nothing in flight: 0 if the kernel has it. */
+	rep->cancel_supported =
+		async_submit_raw(ro_page, 1, 72, ASYNC_SUBMIT_CANCEL) == 0;
+	build_pool();
+
+	while (subs < n && (!seconds || now_ns() < end)) {
+		unsigned int act = rnd(100);
+
+		rep->progress++;
+		if (act < 8)
+			act_cancel();
+		else if (act < 12 && slots[act % NSLOTS].busy)
+			finish_slot(&slots[act % NSLOTS]);
+		else if (act < 15)
+			act_kid();
+		else if (act < 17)
+			act_abi();
+		else
+			act_submit();
+		reap_slots();
+		reap_kids(false);
+		if (rep->submissions / REBUILD_EVERY != rep->rebuilds)
+			rebuild();
+	}
+	for (k = 0; k < NSLOTS; k++) {
+		if (slots[k].busy)
+			finish_slot(&slots[k]);
+	}
+	reap_kids(true);
+	/* Idle workers go after 2 s. */
+	if (wait_no_workers(IDLE_EXIT_S))
+		fail("%d workers still there %d s after the last entry\n",
+		     count_workers(), IDLE_EXIT_S);
+	rep->finished = 1;
+	return 0;
+}
+
+/* --- The parent ------------------------------------------------------------------ */
+
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void usage(const char *prog)
+{
+	fprintf(stderr, "Usage: %s [-s SEED] [-n SUBMISSIONS] [-t SECONDS]\n",
+		prog);
+	exit(KSFT_FAIL);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n = DEF_SUBMISSIONS;
+	unsigned int seconds = 0, seed;
+	int64_t start, last_change;
+	unsigned long last_progress = 0;
+	char dir[PATH_MAX];
+	const char *base;
+	bool hung = false;
+	int opt, status = 0;
+	double secs;
+	pid_t pid;
+
+	seed = time(NULL) ^ getpid() ^ (now_ns() & 0xffff);
+	while ((opt = getopt(argc, argv, "s:n:t:h")) != -1) {
+		switch (opt) {
+		case 's':
+			seed = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			n = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			seconds = strtoul(optarg, NULL, 0);
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+
+	ksft_print_header();
+	ksft_set_plan(1);
+	if (async_abi_version() < 0)
+		ksft_exit_skip("async_submit(): %s\n", strerror(errno));
+
+	base = getenv("SCRATCH");
+	if (!base || !*base)
+		base = "/tmp";
+	snprintf(dir, sizeof(dir), "%s/async_fuzz.XXXXXX", base);
+	rep = mmap(NULL, sizeof(*rep), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (rep == MAP_FAILED || !mkdtemp(dir))
+		ksft_exit_fail_msg("setup: %s\n", strerror(errno));
+	if (seconds)
+		ksft_print_msg("seed %u, up to %lu submissions or %u s\n", seed, n,
+			       seconds);
+	else
+		ksft_print_msg("seed %u, up to %lu submissions\n", seed, n);
+	fflush(stdout);
+
+	start = now_ns();
+	pid = fork();
+	if (pid < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!pid)
+		_exit(fuzz(dir, n, seconds, seed));
+
+	/* Watch: no progress for HANG_S is a hang. */
+	last_change = start;
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (rep->progress != last_progress) {
+			last_progress = rep->progress;
+			last_change = now_ns();
+		} else if (now_ns() - last_change > HANG_S * NSEC_PER_SEC) {
+			hung = true;
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			break;
+		}
+		sleep_ms(100);
+	}
+	secs = (now_ns() - start) / 1e9;
+	/* Children of a fuzzer that died: its process group. */
+	kill(-pid, SIGKILL);
+	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+
+	ksft_print_msg("seed %u submissions %lu seconds %.1f submissions/s %.1f\n",
+		       seed, rep->submissions, secs, rep->submissions / secs);
+	ksft_print_msg("entries %lu completed %lu refused %lu probes %lu waits %lu\n",
+		       rep->entries, rep->completed, rep->refused, rep->probes,
+		       rep->waits);
+	ksft_print_msg("cancels %lu (%lu entries%s) children %lu rebuilds %lu\n",
+		       rep->cancels, rep->cancelled,
+		       rep->cancel_supported ? "" : ", no cancel in this kernel",
+		       rep->kids, rep->rebuilds);
+	if (hung)
+		snprintf(rep->msg + strlen(rep->msg),
+			 sizeof(rep->msg) - strlen(rep->msg),
+			 "no progress for %d s at submission %lu\n", HANG_S,
+			 rep->submissions);
+	else if (WIFSIGNALED(status))
+		snprintf(rep->msg + strlen(rep->msg),
+			 sizeof(rep->msg) - strlen(rep->msg),
+			 "the fuzzer died of signal %d at submission %lu\n",
+			 WTERMSIG(status), rep->submissions);
+	if (hung || !WIFEXITED(status) || WEXITSTATUS(status) ||
+	    !rep->finished) {
+		ksft_print_msg("FAILED: %s", rep->msg[0] ? rep->msg : "no reason\n");
+		ksft_print_msg("seed that broke it: %u (async_fuzz -s %u -n %lu)\n",
+			       seed, seed, n);
+		ksft_test_result_fail("async_fuzz seed %u\n", seed);
+	} else {
+		ksft_test_result_pass("async_fuzz seed %u\n", seed);
+	}
+	ksft_finished();
+}

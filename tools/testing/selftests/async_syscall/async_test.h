@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the async_submit() selftests that fork children, watch worker
+ * threads and wait with bounds: a hang must fail a test, not stall the run.
+ */
+#ifndef __ASYNC_TEST_H
+#define __ASYNC_TEST_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <async_syscall/libasync.h>
+
+#define NSEC_PER_MSEC	1000000LL
+#define NSEC_PER_SEC	1000000000LL
+/* A child that has not exited this long after it should have hangs. */
+#define CHILD_TIMEOUT_S	20
+/* Idle workers exit after 2 s; give them this long to be gone. */
+#define IDLE_EXIT_S	10
+/* Longest wait for one completion. */
+#define WAIT_TIMEOUT_S	20
+/* Poll interval while waiting for a state that has no event to wait on. */
+#define POLL_MS		10
+
+/* What the kernel never writes into done and result, so that its writes show. */
+#define DONE_POISON	0xa5a5a5a5U
+#define RESULT_POISON	((__s64)0x5a5a5a5a5a5a5a5aLL)
+
+static inline int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * NSEC_PER_MSEC };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Mark @e so that a completion, or its absence, shows. */
+static inline void poison(struct async_syscall *e)
+{
+	e->done = DONE_POISON;
+	e->result = RESULT_POISON;
+}
+
+/* Wait up to @secs for @e to complete: 0 once it has, -ETIMEDOUT if not. */
+static inline int wait_done(struct async_syscall *e, int secs)
+{
+	int64_t end = now_ns() + secs * NSEC_PER_SEC, left;
+	struct timespec ts;
+
+	while (!async_done(e)) {
+		left = end - now_ns();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		ts.tv_sec = left / NSEC_PER_SEC;
+		ts.tv_nsec = left % NSEC_PER_SEC;
+		async_wait(e, &ts);
+	}
+	return 0;
+}
+
+/* Wait for the @nr entries at @e, up to @secs each: 0 or -ETIMEDOUT. */
+static inline int wait_all_done(struct async_syscall *e, unsigned int nr,
+				int secs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (wait_done(&e[i], secs))
+			return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* Read a whole small file into @buf: its length, or -1. */
+static inline ssize_t read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n >= 0)
+		buf[n] = '\0';
+	return n;
+}
+
+/*
+ * The threads of process @pid whose name is "async-wrk-<@owner>": how many
+ * there are, and in *@blocked how many of them sleep interruptibly inside
+ * system call @nr (-1: any).  A worker sets the system call number in its
+ * registers before it runs an entry, so /proc shows which call it is in.
+ * Returns -1 if @pid has no /proc directory.
+ */
+static inline int scan_workers(pid_t pid, pid_t owner, long nr, int *blocked)
+{
+	char want[16], path[300], buf[512], *p;
+	struct dirent *d;
+	int n = 0, b = 0;
+	DIR *dir;
+
+	/* A task name is cut at 15 characters. */
+	snprintf(want, sizeof(want), "async-wrk-%d", owner);
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/comm", pid,
+			 d->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (strcmp(buf, want))
+			continue;
+		n++;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", pid,
+			 d->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		p = strrchr(buf, ')');
+		if (!p || p[1] != ' ' || p[2] != 'S')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall", pid,
+			 d->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		if (nr < 0 || (buf[0] != 'r' && strtol(buf, NULL, 10) == nr))
+			b++;
+	}
+	closedir(dir);
+	if (blocked)
+		*blocked = b;
+	return n;
+}
+
+/* Workers of this process. */
+static inline int count_workers(void)
+{
+	return scan_workers(getpid(), getpid(), -1, NULL);
+}
+
+/*
+ * Wait until at least @want workers of this process are asleep in system
+ * call @nr: 0, or -ETIMEDOUT after WAIT_TIMEOUT_S.
+ */
+static inline int wait_blocked(long nr, int want)
+{
+	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	int blocked;
+
+	do {
+		if (scan_workers(getpid(), getpid(), nr, &blocked) >= 0 &&
+		    blocked >= want)
+			return 0;
+		sleep_ms(POLL_MS);
+	} while (now_ns() < end);
+	return -ETIMEDOUT;
+}
+
+/* Wait until this process has no worker left: 0, or -ETIMEDOUT. */
+static inline int wait_no_workers(int secs)
+{
+	int64_t end = now_ns() + secs * NSEC_PER_SEC;
+
+	while (count_workers() != 0) {
+		if (now_ns() >= end)
+			return -ETIMEDOUT;
+		sleep_ms(POLL_MS);
+	}
+	return 0;
+}
+
+/* Threads anywhere in the system named after process @owner's workers. */
+static inline int stray_workers(pid_t owner)
+{
+	struct dirent *d;
+	int n = 0, k;
+	DIR *dir;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] < '0' || d->d_name[0] > '9')
+			continue;
+		k = scan_workers(atoi(d->d_name), owner, -1, NULL);
+		if (k > 0)
+			n += k;
+	}
+	closedir(dir);
+	return n;
+}
+
+/*
+ * Wait for child @pid for up to @secs and reap it: 0 with its status in
+ * *@status, or -ETIMEDOUT, and then the child is killed and reaped.
+ */
+static inline int wait_child(pid_t pid, int secs, int *status)
+{
+	int64_t end = now_ns() + secs * NSEC_PER_SEC;
+	pid_t ret;
+
+	for (;;) {
+		ret = waitpid(pid, status, WNOHANG);
+		if (ret == pid)
+			return 0;
+		if (ret < 0 && errno != EINTR)
+			return -errno;
+		if (now_ns() >= end)
+			break;
+		sleep_ms(POLL_MS);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, status, 0);
+	return -ETIMEDOUT;
+}
+
+/*
+ * Run @fn(@arg) in a child that exits with its return value; wait for it
+ * as wait_child() does.  *@pidp, if not NULL, gets the child's pid.
+ */
+static inline int run_child(int (*fn)(void *), void *arg, int *status,
+			    pid_t *pidp)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		_exit(fn(arg));
+	if (pidp)
+		*pidp = pid;
+	return wait_child(pid, CHILD_TIMEOUT_S, status);
+}
+
+/* A page shared with forked children, for what they report. */
+static inline void *shared_page(void)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* In a forked child: say what failed, and exit with status 1. */
+#define CHILD_ASSERT(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "# %s:%d: child %d: %s (errno %d)\n", \
+			__FILE__, __LINE__, getpid(), #cond, errno); \
+		_exit(1); \
+	} \
+} while (0)
+
+#endif /* __ASYNC_TEST_H */

@@ -1,0 +1,691 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * async_submit() and seccomp: every entry is checked against the filters of
+ * the thread that submitted it, with the entry's own system call number and
+ * its final arguments, as if that thread had made the call.
+ *
+ * Each test installs its filter in a forked child, so that the test process
+ * stays unfiltered, and the child reports through a shared page.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+
+#include "../kselftest_harness.h"
+#include "async_test.h"
+
+#ifndef SECCOMP_RET_USER_NOTIF
+#define SECCOMP_RET_USER_NOTIF	0x7fc00000U
+#endif
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
+#endif
+
+/* A file every test may open, and one that only the tests' entries remove. */
+#define FILE_NAME	"file"
+#define VICTIM_NAME	"victim"
+
+/* --- Filters ------------------------------------------------------------- */
+
+#define LOAD(field) \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
+/* The low 32 bits of argument n (x86_64 is little-endian). */
+#define LOAD_ARG(n)	LOAD(args[n])
+#define RET(action)	BPF_STMT(BPF_RET | BPF_K, (action))
+/* Skip the next instruction unless the accumulator equals k. */
+#define SKIP_NE(k)	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), 0, 1)
+/* Any other architecture would show as this errno instead of the one tested. */
+#define WRONG_ARCH_ERRNO ENOSTR
+#define MAX_INSNS	32
+
+/* Install filter @insns, after a check that the architecture is x86_64. */
+static int install(const struct sock_filter *insns, unsigned short len,
+		   unsigned int flags)
+{
+	struct sock_filter f[MAX_INSNS] = {
+		LOAD(arch),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		RET(SECCOMP_RET_ERRNO | WRONG_ARCH_ERRNO),
+	};
+	struct sock_fprog prog = { .len = 3 + len, .filter = f };
+
+	if (prog.len > MAX_INSNS) {
+		errno = E2BIG;
+		return -1;
+	}
+	memcpy(&f[3], insns, len * sizeof(*insns));
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return -1;
+	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+}
+
+#define INSTALL(insns, flags) install(insns, ARRAY_SIZE(insns), flags)
+
+/* Filter: system call @nr gets @action; everything else is allowed. */
+static int install_one(unsigned int nr, unsigned int action,
+		       unsigned int flags)
+{
+	struct sock_filter f[] = {
+		LOAD(nr),
+		SKIP_NE(nr),
+		RET(action),
+		RET(SECCOMP_RET_ALLOW),
+	};
+
+	return INSTALL(f, flags);
+}
+
+/* --- Fixture ------------------------------------------------------------- */
+
+/* What a child saw, for the parent to check. */
+struct report {
+	int stage;
+	int sync_err[4];
+	long sync_ret[4];
+	__s64 res[8];
+	__u32 done[8];
+	int sigsys;
+	int pending;
+};
+
+struct scratch {
+	char dir[PATH_MAX];
+	int dirfd;
+	struct report *r;
+};
+
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void scratch_setup(struct __test_metadata *_metadata, struct scratch *s)
+{
+	const char *base = getenv("SCRATCH");
+	int fd;
+
+	if (!base || !*base)
+		base = "/tmp";
+	snprintf(s->dir, sizeof(s->dir), "%s/async_seccomp.XXXXXX", base);
+	ASSERT_NE(NULL, mkdtemp(s->dir));
+	s->dirfd = open(s->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, s->dirfd);
+	fd = openat(s->dirfd, FILE_NAME, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(5, write(fd, "hello", 5));
+	close(fd);
+	fd = openat(s->dirfd, VICTIM_NAME, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	ASSERT_LE(0, fd);
+	close(fd);
+	s->r = shared_page();
+	ASSERT_NE(NULL, s->r);
+	memset(s->r, 0, sizeof(*s->r));
+}
+
+FIXTURE(sc) {
+	struct scratch s;
+};
+
+FIXTURE_SETUP(sc)
+{
+	scratch_setup(_metadata, &self->s);
+}
+
+FIXTURE_TEARDOWN_PARENT(sc)
+{
+	nftw(self->s.dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static bool exists(int dirfd, const char *name)
+{
+	struct stat st;
+
+	return !fstatat(dirfd, name, &st, 0);
+}
+
+/* Submit and wait with a bound: 0, or -errno of the submission. */
+static long submit_wait(struct async_syscall *e, unsigned int nr)
+{
+	if (async_submit(e, nr, 0) != nr)
+		return -errno;
+	return wait_all_done(e, nr, WAIT_TIMEOUT_S);
+}
+
+static void copy_results(struct report *r, struct async_syscall *e,
+			 unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		r->res[i] = e[i].result;
+		r->done[i] = e[i].done;
+	}
+}
+
+/* Run @fn in a child; it must exit 0, within the bound. */
+#define RUN_CHILD_OK(fn, arg) do { \
+	int __status = 0; \
+	ASSERT_EQ(0, run_child(fn, arg, &__status, NULL)); \
+	ASSERT_TRUE(WIFEXITED(__status)) TH_LOG("status %#x", __status); \
+	ASSERT_EQ(0, WEXITSTATUS(__status)); \
+} while (0)
+
+#define ASSERT_DONE_RES(want, rep, i) do { \
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, (rep)->done[i]) TH_LOG("entry %d", i); \
+	ASSERT_EQ((__s64)(want), (rep)->res[i]) \
+		TH_LOG("entry %d: %lld (%s)", i, (long long)(rep)->res[i], \
+		       (rep)->res[i] < 0 ? strerror(-(rep)->res[i]) : "-"); \
+} while (0)
+
+struct child_arg {
+	int dirfd;
+	struct report *r;
+	unsigned int action;
+	unsigned int flags;
+};
+
+/* --- RET_ERRNO ----------------------------------------------------------- */
+
+static int errno_openat_child(void *p)
+{
+	struct child_arg *a = p;
+	struct async_syscall e[2];
+	struct stat st;
+
+	CHILD_ASSERT(install_one(__NR_openat, SECCOMP_RET_ERRNO | EACCES, 0) == 0);
+	a->r->sync_ret[0] = openat(a->dirfd, FILE_NAME, O_RDONLY);
+	a->r->sync_err[0] = errno;
+
+	async_prep_openat(&e[0], a->dirfd, FILE_NAME, O_RDONLY, 0);
+	async_prep_fstat(&e[1], a->dirfd, &st);
+	poison(&e[0]);
+	poison(&e[1]);
+	CHILD_ASSERT(submit_wait(e, 2) == 0);
+	copy_results(a->r, e, 2);
+	return 0;
+}
+
+/* A denied openat fails with the filter's errno, as the direct call does. */
+TEST_F(sc, errno_openat)
+{
+	struct child_arg a = { .dirfd = self->s.dirfd, .r = self->s.r };
+
+	RUN_CHILD_OK(errno_openat_child, &a);
+	ASSERT_EQ(-1, self->s.r->sync_ret[0]);
+	ASSERT_EQ(EACCES, self->s.r->sync_err[0]);
+	ASSERT_DONE_RES(-EACCES, self->s.r, 0);
+	/* Other calls go through. */
+	ASSERT_DONE_RES(0, self->s.r, 1);
+}
+
+static int errno_creat_child(void *p)
+{
+	struct sock_filter f[] = {
+		LOAD(nr),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_openat, 1, 0),
+		RET(SECCOMP_RET_ALLOW),
+		LOAD_ARG(2),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_CREAT, 0, 1),
+		RET(SECCOMP_RET_ERRNO | EROFS),
+		RET(SECCOMP_RET_ALLOW),
+	};
+	struct child_arg *a = p;
+	struct async_syscall e[4];
+
+	CHILD_ASSERT(INSTALL(f, 0) == 0);
+	a->r->sync_ret[0] = openat(a->dirfd, "sync-new", O_WRONLY | O_CREAT, 0600);
+	a->r->sync_err[0] = errno;
+
+	/* Two chains: openat(O_CREAT) -> close, openat() -> close. */
+	async_prep_openat(&e[0], a->dirfd, "new", O_WRONLY | O_CREAT, 0600);
+	async_link(&e[0]);
+	async_prep_close(&e[1], 0);
+	async_ref(&e[1], 0, 0);
+	async_prep_openat(&e[2], a->dirfd, FILE_NAME, O_RDONLY, 0);
+	async_link(&e[2]);
+	async_prep_close(&e[3], 0);
+	async_ref(&e[3], 0, 2);
+	for (int i = 0; i < 4; i++)
+		poison(&e[i]);
+	CHILD_ASSERT(submit_wait(e, 4) == 0);
+	copy_results(a->r, e, 4);
+	return 0;
+}
+
+/* A filter on an argument's bits: O_CREAT is refused, a plain open is not. */
+TEST_F(sc, errno_openat_creat_flag)
+{
+	struct child_arg a = { .dirfd = self->s.dirfd, .r = self->s.r };
+
+	RUN_CHILD_OK(errno_creat_child, &a);
+	ASSERT_EQ(-1, self->s.r->sync_ret[0]);
+	ASSERT_EQ(EROFS, self->s.r->sync_err[0]);
+	ASSERT_DONE_RES(-EROFS, self->s.r, 0);
+	/* The rest of the refused entry's chain is cancelled as for any failure. */
+	ASSERT_DONE_RES(-ECANCELED, self->s.r, 1);
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->s.r->done[2]);
+	ASSERT_LE(0, self->s.r->res[2]);
+	ASSERT_DONE_RES(0, self->s.r, 3);
+	/* The refused entry did not run. */
+	ASSERT_FALSE(exists(self->s.dirfd, "new"));
+	ASSERT_FALSE(exists(self->s.dirfd, "sync-new"));
+}
+
+static int log_and_errno_child(void *p)
+{
+	struct sock_filter f[] = {
+		LOAD(nr),
+		SKIP_NE(__NR_openat),
+		RET(SECCOMP_RET_LOG),
+		SKIP_NE(__NR_unlinkat),
+		RET(SECCOMP_RET_ERRNO | EACCES),
+		RET(SECCOMP_RET_ALLOW),
+	};
+	struct child_arg *a = p;
+	struct async_syscall e[2];
+
+	CHILD_ASSERT(INSTALL(f, 0) == 0);
+	async_prep_openat(&e[0], a->dirfd, FILE_NAME, O_RDONLY, 0);
+	async_prep_unlinkat(&e[1], a->dirfd, VICTIM_NAME, 0);
+	poison(&e[0]);
+	poison(&e[1]);
+	CHILD_ASSERT(submit_wait(e, 2) == 0);
+	copy_results(a->r, e, 2);
+	return 0;
+}
+
+/* RET_LOG lets the call run; RET_ERRNO in the same filter refuses another. */
+TEST_F(sc, log_runs_errno_refuses)
+{
+	struct child_arg a = { .dirfd = self->s.dirfd, .r = self->s.r };
+
+	RUN_CHILD_OK(log_and_errno_child, &a);
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->s.r->done[0]);
+	ASSERT_LE(0, self->s.r->res[0]);
+	ASSERT_DONE_RES(-EACCES, self->s.r, 1);
+	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
+}
+
+/* --- Final arguments ----------------------------------------------------- */
+
+/* Filter errnos that tell which value the filter saw as read()'s fd. */
+#define SAW_RESOLVED_FD	ENOLINK
+#define SAW_INDEX	ENOTUNIQ
+
+static int resolved_ref_child(void *p)
+{
+	struct child_arg *a = p;
+	struct async_syscall e[4];
+	char buf[16];
+	int fd;
+
+	/* The lowest free descriptor is what the chain's openat() will get. */
+	fd = openat(a->dirfd, FILE_NAME, O_RDONLY);
+	CHILD_ASSERT(fd > 0);
+	close(fd);
+	a->r->sync_ret[0] = fd;
+	{
+		struct sock_filter f[] = {
+				LOAD(nr),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_read, 1, 0),
+			RET(SECCOMP_RET_ALLOW),
+			LOAD_ARG(0),
+			SKIP_NE(fd),
+			RET(SECCOMP_RET_ERRNO | SAW_RESOLVED_FD),
+			SKIP_NE(0),
+			RET(SECCOMP_RET_ERRNO | SAW_INDEX),
+			RET(SECCOMP_RET_ALLOW),
+		};
+
+		CHILD_ASSERT(INSTALL(f, 0) == 0);
+	}
+
+	/* openat -> read(fd from entry 0) -> close, whatever read did. */
+	async_prep_openat(&e[0], a->dirfd, FILE_NAME, O_RDONLY, 0);
+	async_prep_read(&e[1], 0, buf, sizeof(buf));
+	async_ref(&e[1], 0, 0);
+	async_prep_close(&e[2], 0);
+	async_ref(&e[2], 0, 0);
+	async_run_anyway(&e[2]);
+	async_chain(e, 3);
+	/* A literal fd 0 is what the reference's index would look like. */
+	async_prep_read(&e[3], 0, buf, 0);
+	for (int i = 0; i < 4; i++)
+		poison(&e[i]);
+	CHILD_ASSERT(submit_wait(e, 4) == 0);
+	copy_results(a->r, e, 4);
+	return 0;
+}
+
+/*
+ * The filter sees the argument a reference resolves to, not the index
+ * stored in the entry.
+ */
+TEST_F(sc, filter_sees_resolved_reference)
+{
+	struct child_arg a = { .dirfd = self->s.dirfd, .r = self->s.r };
+	int fd;
+
+	RUN_CHILD_OK(resolved_ref_child, &a);
+	fd = self->s.r->sync_ret[0];
+	ASSERT_DONE_RES(fd, self->s.r, 0);
+	ASSERT_DONE_RES(-SAW_RESOLVED_FD, self->s.r, 1);
+	ASSERT_DONE_RES(0, self->s.r, 2);
+	ASSERT_DONE_RES(-SAW_INDEX, self->s.r, 3);
+}
+
+/* --- Whose filters ------------------------------------------------------- */
+
+static int worker_predates_child(void *p)
+{
+	struct timespec zero = { 0, 0 };
+	struct child_arg *a = p;
+	struct async_syscall e;
+
+	/* Unfiltered: this starts a worker, which stays for 2 s when idle. */
+	async_prep_nanosleep(&e, &zero);
+	CHILD_ASSERT(async_submit_wait(&e, 1) == 1);
+	CHILD_ASSERT(e.result == 0);
+	a->r->sync_ret[0] = count_workers();
+
+	CHILD_ASSERT(install_one(__NR_openat, SECCOMP_RET_ERRNO | EACCES, 0) == 0);
+	async_prep_openat(&e, a->dirfd, FILE_NAME, O_RDONLY, 0);
+	poison(&e);
+	CHILD_ASSERT(submit_wait(&e, 1) == 0);
+	copy_results(a->r, &e, 1);
+	return 0;
+}
+
+/* A worker started before the filter still applies it to later entries. */
+TEST_F(sc, filter_of_submitter_not_of_worker)
+{
+	struct child_arg a = { .dirfd = self->s.dirfd, .r = self->s.r };
+
+	RUN_CHILD_OK(worker_predates_child, &a);
+	ASSERT_LE(1, self->s.r->sync_ret[0]);
+	ASSERT_DONE_RES(-EACCES, self->s.r, 0);
+}
+
+static void *filtered_thread(void *p)
+{
+	struct child_arg *a = p;
+	struct async_syscall e;
+
+	/* Without TSYNC the filter is this thread's only. */
+	if (install_one(__NR_openat, SECCOMP_RET_ERRNO | EACCES, 0))
+		return (void *)1L;
+	async_prep_openat(&e, a->dirfd, FILE_NAME, O_RDONLY, 0);
+	poison(&e);
+	if (submit_wait(&e, 1))
+		return (void *)2L;
+	copy_results(a->r, &e, 1);
+	return NULL;
+}
+
+static int other_thread_child(void *p)
+{
+	struct child_arg *a = p;
+	struct async_syscall e;
+	pthread_t t;
+	void *ret;
+
+	CHILD_ASSERT(pthread_create(&t, NULL, filtered_thread, a) == 0);
+	CHILD_ASSERT(pthread_join(t, &ret) == 0);
+	CHILD_ASSERT(!ret);
+
+	/* This thread has no filter, whoever started the workers. */
+	async_prep_openat(&e, a->dirfd, FILE_NAME, O_RDONLY, 0);
+	poison(&e);
+	CHILD_ASSERT(submit_wait(&e, 1) == 0);
+	a->r->res[1] = e.result;
+	a->r->done[1] = e.done;
+	return 0;
+}
+
+/* The filters are the submitting thread's, not another thread's. */
+TEST_F(sc, filter_of_submitting_thread)
+{
+	struct child_arg a = { .dirfd = self->s.dirfd, .r = self->s.r };
+
+	RUN_CHILD_OK(other_thread_child, &a);
+	ASSERT_DONE_RES(-EACCES, self->s.r, 0);
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->s.r->done[1]);
+	ASSERT_LE(0, self->s.r->res[1]) TH_LOG("%s", strerror(-self->s.r->res[1]));
+}
+
+/* --- Killing actions ------------------------------------------------------ */
+
+FIXTURE(kill) {
+	struct scratch s;
+};
+
+FIXTURE_SETUP(kill)
+{
+	scratch_setup(_metadata, &self->s);
+}
+
+FIXTURE_TEARDOWN_PARENT(kill)
+{
+	nftw(self->s.dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+FIXTURE_VARIANT(kill) {
+	unsigned int action;
+};
+
+FIXTURE_VARIANT_ADD(kill, kill_process) {
+	.action = SECCOMP_RET_KILL_PROCESS,
+};
+
+FIXTURE_VARIANT_ADD(kill, kill_thread) {
+	.action = SECCOMP_RET_KILL_THREAD,
+};
+
+FIXTURE(enosys) {
+	struct scratch s;
+};
+
+FIXTURE_SETUP(enosys)
+{
+	scratch_setup(_metadata, &self->s);
+}
+
+FIXTURE_TEARDOWN_PARENT(enosys)
+{
+	nftw(self->s.dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+FIXTURE_VARIANT(enosys) {
+	unsigned int action;
+};
+
+FIXTURE_VARIANT_ADD(enosys, trap) {
+	.action = SECCOMP_RET_TRAP,
+};
+
+FIXTURE_VARIANT_ADD(enosys, trace) {
+	.action = SECCOMP_RET_TRACE,
+};
+
+FIXTURE_VARIANT_ADD(enosys, user_notif) {
+	.action = SECCOMP_RET_USER_NOTIF,
+};
+
+static void *idle_thread(void *p)
+{
+	for (;;)
+		pause();
+	return NULL;
+}
+
+static int kill_child(void *p)
+{
+	struct child_arg *a = p;
+	struct sock_filter f[] = {
+		LOAD(nr),
+		SKIP_NE(__NR_unlinkat),
+		RET(a->action),
+		SKIP_NE(__NR_unlink),
+		RET(a->action),
+		RET(SECCOMP_RET_ALLOW),
+	};
+	struct async_syscall e;
+	pthread_t t;
+
+	/* Another thread, which must die with the process. */
+	CHILD_ASSERT(pthread_create(&t, NULL, idle_thread, NULL) == 0);
+	CHILD_ASSERT(INSTALL(f, 0) == 0);
+	async_prep_unlinkat(&e, a->dirfd, VICTIM_NAME, 0);
+	poison(&e);
+	a->r->stage = 1;
+	if (async_submit(&e, 1, 0) != 1) {
+		a->r->stage = -errno;
+		return 2;
+	}
+	a->r->stage = 2;
+	wait_done(&e, WAIT_TIMEOUT_S);
+	a->r->res[0] = e.result;
+	a->r->done[0] = e.done;
+	return 3;
+}
+
+/*
+ * KILL_PROCESS and KILL_THREAD on an entry kill the whole process, before
+ * the call runs.
+ */
+TEST_F(kill, whole_process)
+{
+	struct child_arg a = {
+		.dirfd = self->s.dirfd, .r = self->s.r, .action = variant->action,
+	};
+	int status = 0;
+
+	ASSERT_EQ(0, run_child(kill_child, &a, &status, NULL));
+	ASSERT_LE(1, self->s.r->stage) TH_LOG("submit: %s", strerror(-self->s.r->stage));
+	ASSERT_TRUE(WIFSIGNALED(status))
+		TH_LOG("child lived: exit %d, entry done %#x result %lld",
+		       WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+		       self->s.r->done[0], (long long)self->s.r->res[0]);
+	ASSERT_TRUE(WTERMSIG(status) == SIGSYS || WTERMSIG(status) == SIGKILL)
+		TH_LOG("signal %d", WTERMSIG(status));
+	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
+}
+
+static volatile sig_atomic_t sigsys_count;
+
+static void on_sigsys(int sig)
+{
+	sigsys_count++;
+}
+
+static int enosys_child(void *p)
+{
+	struct child_arg *a = p;
+	struct async_syscall e;
+	struct pollfd pfd;
+	sigset_t pending;
+	int listener;
+
+	signal(SIGSYS, on_sigsys);
+	listener = install_one(__NR_openat, a->action, a->flags);
+	CHILD_ASSERT(listener >= 0);
+
+	/* The filter works on the direct call, where that cannot block. */
+	if (a->action == SECCOMP_RET_TRAP) {
+		openat(a->dirfd, FILE_NAME, O_RDONLY);
+		CHILD_ASSERT(sigsys_count == 1);
+	} else if (a->action == SECCOMP_RET_TRACE) {
+		CHILD_ASSERT(openat(a->dirfd, FILE_NAME, O_RDONLY) == -1);
+		CHILD_ASSERT(errno == ENOSYS);
+	}
+
+	sigsys_count = 0;
+	async_prep_openat(&e, a->dirfd, FILE_NAME, O_RDONLY, 0);
+	poison(&e);
+	CHILD_ASSERT(async_submit(&e, 1, 0) == 1);
+	wait_done(&e, WAIT_TIMEOUT_S);
+	a->r->res[0] = e.result;
+	a->r->done[0] = e.done;
+	a->r->sigsys = sigsys_count;
+	sigpending(&pending);
+	a->r->pending = sigismember(&pending, SIGSYS);
+	if (a->action == SECCOMP_RET_USER_NOTIF) {
+		/* No notification reached the listener. */
+		pfd = (struct pollfd){ .fd = listener, .events = POLLIN };
+		a->r->sync_ret[0] = poll(&pfd, 1, 0);
+	}
+	return 0;
+}
+
+/* TRAP, TRACE and USER_NOTIF make the entry fail with ENOSYS, and no more. */
+TEST_F(enosys, no_signal)
+{
+	struct child_arg a = {
+		.dirfd = self->s.dirfd, .r = self->s.r, .action = variant->action,
+	};
+
+	if (variant->action == SECCOMP_RET_USER_NOTIF)
+		a.flags = SECCOMP_FILTER_FLAG_NEW_LISTENER;
+	RUN_CHILD_OK(enosys_child, &a);
+	ASSERT_DONE_RES(-ENOSYS, self->s.r, 0);
+	ASSERT_EQ(0, self->s.r->sigsys);
+	ASSERT_EQ(0, self->s.r->pending);
+	ASSERT_EQ(0, self->s.r->sync_ret[0]);
+}
+
+/* --- Strict mode --------------------------------------------------------- */
+
+static int strict_child(void *p)
+{
+	struct timespec zero = { 0, 0 };
+	int *wfd = p;
+	struct async_syscall e;
+
+	async_prep_nanosleep(&e, &zero);
+	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_STRICT, 0, NULL))
+		return 2;
+	/* write() is allowed in strict mode: this shows we got here. */
+	write(*wfd, "s", 1);
+	async_submit(&e, 1, 0);
+	write(*wfd, "x", 1);
+	/* exit() is allowed too, exit_group() is not. */
+	syscall(__NR_exit, 3);
+	return 4;
+}
+
+/* In strict mode, async_submit() is a forbidden call: SIGKILL. */
+TEST(strict_mode_kills)
+{
+	char buf[8] = "";
+	int p[2], status = 0;
+
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+	ASSERT_EQ(0, run_child(strict_child, &p[1], &status, NULL));
+	close(p[1]);
+	ASSERT_EQ(1, read(p[0], buf, sizeof(buf)));
+	ASSERT_EQ('s', buf[0]);
+	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("status %#x", status);
+	ASSERT_EQ(SIGKILL, WTERMSIG(status));
+	close(p[0]);
+}
+
+TEST_HARNESS_MAIN
