@@ -77,6 +77,7 @@ struct async_req {
  * @seccomp: The submitter's seccomp filters, or NULL.
  * @ip: The submitter's user instruction pointer, for seccomp.
  * @node: Link in &async_ctx.batches while entries are pending.
+ * @submit_ns: When async_submit() queued it, for tracing.
  * @all_done: Completed when the last chain has completed.
  * @reqs: The entries.
  */
@@ -92,6 +93,7 @@ struct async_batch {
 	struct seccomp_filter		*seccomp;
 	unsigned long			ip;
 	struct list_head		node;
+	u64				submit_ns;
 	struct completion		all_done;
 	struct async_req		reqs[] __counted_by(nr);
 };

@@ -14,9 +14,11 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "async_syscall.h"
+#include <trace/events/async_syscall.h>
 
 #define ASYNC_SYSCALL_FLAGS	(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY)
 
@@ -176,6 +178,12 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->seccomp = seccomp_filter_get();
 	batch->ip = instruction_pointer(current_pt_regs());
 	init_completion(&batch->all_done);
+	batch->submit_ns = ktime_get_ns();
+	if (trace_submit_enabled()) {
+		for (i = 0; i < nr; i++)
+			trace_submit(i, batch->reqs[i].nr, batch->reqs[i].flags,
+				     batch->reqs[i].arg_refs);
+	}
 
 	ret = async_queue_batch(batch);
 	if (ret) {

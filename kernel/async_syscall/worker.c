@@ -19,10 +19,14 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
+#include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
 #include "../futex/futex.h"
 #include "async_syscall.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/async_syscall.h>
 
 #define ASYNC_WORKER_IDLE	(2 * HZ)
 
@@ -208,8 +212,11 @@ static void async_run_chain(struct async_req *first)
 	old_cred = override_creds(batch->cred);
 	for (i = 0; i < first->chain_len; i++) {
 		struct async_req *req = first + i;
+		bool traced = trace_start_enabled() || trace_complete_enabled();
+		u64 start_ns = traced ? ktime_get_ns() : 0;
 		long res = -ECANCELED;
 
+		trace_start(req->index, req->nr, start_ns - batch->submit_ns);
 		if (async_start(ctx, req) && !fatal_signal_pending(current) &&
 		    (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)))
 			res = async_issue(batch, req);
@@ -217,6 +224,10 @@ static void async_run_chain(struct async_req *first)
 			failed = true;
 		async_finish(ctx, req);
 		async_complete(batch, req, res);
+		if (traced)
+			trace_complete(req->index, req->nr, res,
+				       start_ns - batch->submit_ns,
+				       ktime_get_ns() - start_ns);
 	}
 	revert_creds(old_cred);
 

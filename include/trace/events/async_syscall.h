@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM async_syscall
+
+#if !defined(_TRACE_ASYNC_SYSCALL_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TRACE_ASYNC_SYSCALL_H
+
+#include <linux/tracepoint.h>
+
+/*
+ * submit - an entry was checked and queued by async_submit()
+ * @index: Its index in the submitted array.
+ * @nr: Its system call or operation number.
+ * @flags: Its ASYNC_SYSCALL_* flags.
+ * @arg_refs: The arguments it takes from earlier results.
+ */
+TRACE_EVENT(submit,
+	TP_PROTO(unsigned int index, u32 nr, u32 flags, u32 arg_refs),
+	TP_ARGS(index, nr, flags, arg_refs),
+	TP_STRUCT__entry(
+		__field(unsigned int, index)
+		__field(u32, nr)
+		__field(u32, flags)
+		__field(u32, arg_refs)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		__entry->nr = nr;
+		__entry->flags = flags;
+		__entry->arg_refs = arg_refs;
+	),
+	TP_printk("index=%u nr=%u flags=0x%x arg_refs=0x%x", __entry->index,
+		  __entry->nr, __entry->flags, __entry->arg_refs)
+);
+
+/*
+ * start - a worker starts an entry
+ * @index: Its index in the submitted array.
+ * @nr: Its system call or operation number.
+ * @queue_ns: Time since async_submit() queued it.
+ */
+TRACE_EVENT(start,
+	TP_PROTO(unsigned int index, u32 nr, u64 queue_ns),
+	TP_ARGS(index, nr, queue_ns),
+	TP_STRUCT__entry(
+		__field(unsigned int, index)
+		__field(u32, nr)
+		__field(u64, queue_ns)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		__entry->nr = nr;
+		__entry->queue_ns = queue_ns;
+	),
+	TP_printk("index=%u nr=%u queue_ns=%llu", __entry->index, __entry->nr,
+		  __entry->queue_ns)
+);
+
+/*
+ * complete - an entry completed, whether it ran or was cancelled
+ * @index: Its index in the submitted array.
+ * @nr: Its system call or operation number.
+ * @result: Its result.
+ * @queue_ns: Time from async_submit() until a worker started it.
+ * @run_ns: Time it ran.
+ */
+TRACE_EVENT(complete,
+	TP_PROTO(unsigned int index, u32 nr, long result, u64 queue_ns,
+		 u64 run_ns),
+	TP_ARGS(index, nr, result, queue_ns, run_ns),
+	TP_STRUCT__entry(
+		__field(unsigned int, index)
+		__field(u32, nr)
+		__field(long, result)
+		__field(u64, queue_ns)
+		__field(u64, run_ns)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		__entry->nr = nr;
+		__entry->result = result;
+		__entry->queue_ns = queue_ns;
+		__entry->run_ns = run_ns;
+	),
+	TP_printk("index=%u nr=%u result=%ld queue_ns=%llu run_ns=%llu",
+		  __entry->index, __entry->nr, __entry->result,
+		  __entry->queue_ns, __entry->run_ns)
+);
+
+#endif /* _TRACE_ASYNC_SYSCALL_H */
+
+/* This part must be outside protection */
+#include <trace/define_trace.h>
