@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared helpers of the async_submit() benchmarks: clocks, medians and
+ * percentiles, and the machine-readable result lines that harness/bench.sh
+ * collects from the guest's console:
+ *
+ *	CSV,<bench>,<param>,<method>,<metric>,<value>
+ *
+ * Benchmarks report; they never pass or fail on a timing.
+ */
+#ifndef __BENCH_H
+#define __BENCH_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/types.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+static inline __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static inline void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("bench: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static inline int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The @p-th percentile (0..100) of @n values; sorts @v. */
+static inline double percentile(double *v, int n, double p)
+{
+	int i;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	i = (int)(p / 100.0 * (n - 1) + 0.5);
+	return v[i];
+}
+
+static inline double median(double *v, int n)
+{
+	return percentile(v, n, 50);
+}
+
+/*
+ * One result line; stdout is flushed so that the console keeps the order.
+ * BENCH_TAG, when set, is appended to the parameter: runs of the same
+ * program in another setting (pinned to one CPU, say) stay apart.
+ */
+static inline void report(const char *bench, const char *param,
+			  const char *method, const char *metric, double value)
+{
+	const char *tag = getenv("BENCH_TAG");
+
+	printf("CSV,%s,%s%s%s,%s,%s,%.1f\n", bench, param,
+	       tag && *tag ? ";" : "", tag && *tag ? tag : "", method, metric,
+	       value);
+	fflush(stdout);
+}
+
+/* BENCH_METHOD="async sync" runs only the methods so named. */
+static inline int method_wanted(const char *name)
+{
+	const char *list = getenv("BENCH_METHOD"), *s;
+	size_t n = strlen(name);
+
+	if (!list || !*list)
+		return 1;
+	for (s = list; (s = strstr(s, name)); s += n)
+		if ((s == list || s[-1] == ' ') && (s[n] == ' ' || !s[n]))
+			return 1;
+	return 0;
+}
+
+static inline void report_str(const char *bench, const char *param,
+			      const char *method, const char *metric,
+			      const char *value)
+{
+	printf("CSV,%s,%s,%s,%s,%s\n", bench, param, method, metric, value);
+	fflush(stdout);
+}
+
+/* Median cost of reading the clock twice, to take off timed intervals. */
+static inline double clock_overhead(void)
+{
+	double v[201];
+	int i;
+
+	for (i = 0; i < 201; i++) {
+		__u64 t0 = now_ns();
+
+		v[i] = (double)(now_ns() - t0);
+	}
+	return median(v, 201);
+}
+
+/* Scratch directory for files: $SCRATCH, else /tmp. */
+static inline const char *scratch_dir(void)
+{
+	const char *s = getenv("SCRATCH");
+
+	return s && *s ? s : "/tmp";
+}
+
+/* Creates (or rewrites) @path with @len bytes of @c. */
+static inline void make_file(const char *path, size_t len, int c)
+{
+	char buf[4096];
+	int fd;
+
+	memset(buf, c, sizeof(buf));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die("create %s: %s", path, strerror(errno));
+	while (len) {
+		size_t n = len < sizeof(buf) ? len : sizeof(buf);
+
+		if (write(fd, buf, n) != (ssize_t)n)
+			die("write %s: %s", path, strerror(errno));
+		len -= n;
+	}
+	close(fd);
+}
+
+/* Threads of this process whose name starts with @prefix. */
+static inline int count_threads(const char *prefix)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *de;
+	char path[320], comm[32];
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) &&
+		    !strncmp(comm, prefix, strlen(prefix)))
+			n++;
+		fclose(f);
+	}
+	closedir(d);
+	return n;
+}
+
+/* Repetitions: BENCH_REPS overrides the program's default. */
+static inline int bench_reps(int dflt)
+{
+	const char *s = getenv("BENCH_REPS");
+	int n = s ? atoi(s) : 0;
+
+	return n > 0 ? (n > 99 ? 99 : n) : dflt;
+}
+
+#endif /* __BENCH_H */

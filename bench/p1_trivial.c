@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * P1: per-entry cost of a trivial entry, by batch size.
+ *
+ * The trivial entry is pread64(fd, buf, 0, 0) on an empty ext4 file: a
+ * whitelisted call that does almost nothing.  Each batch size runs the same
+ * number of entries through every method, one timed call (of all the
+ * batch's entries) at a time.  ns_per_op is the median call divided by the
+ * batch size: on a shared host, a vCPU descheduled for milliseconds spoils
+ * a few calls, not the figure.  ns_per_op_mean keeps those stalls in.
+ */
+#include <aio.h>
+#include <liburing.h>
+#include <sys/syscall.h>
+
+#include "bench.h"
+#include "pool.h"
+#include <async_syscall/libasync.h>
+
+#define MAX_BATCH	ASYNC_SUBMIT_MAX_ENTRIES
+#define MIN_CALLS	9
+
+static const unsigned int batches[] = { 1, 8, 64, 512, 4096 };
+
+static int fd;
+static char buf[8];
+static struct async_syscall ents[MAX_BATCH];
+static struct io_uring ring;
+static struct pool pool;
+static struct pool_task tasks[MAX_BATCH];
+static struct aiocb cbs[MAX_BATCH];
+static struct aiocb *cblist[MAX_BATCH];
+
+static void run_sync(unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b; i++)
+		if (pread(fd, buf, 0, 0))
+			die("pread");
+}
+
+static void run_getppid(unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b; i++)
+		syscall(SYS_getppid);
+}
+
+static void prep_async(unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b; i++)
+		async_prep_pread(&ents[i], fd, buf, 0, 0);
+}
+
+static void check_async(unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b; i++)
+		if (ents[i].result)
+			die("async entry %u: %lld", i, (long long)ents[i].result);
+}
+
+static void run_async_wait(unsigned int b)
+{
+	prep_async(b);
+	if (async_submit(ents, b, ASYNC_SUBMIT_WAIT) != b)
+		die("async_submit: %s", strerror(errno));
+	check_async(b);
+}
+
+/* Without ASYNC_SUBMIT_WAIT: wait on the last entry's futex, then the rest. */
+static void run_async_futex(unsigned int b)
+{
+	prep_async(b);
+	if (async_submit(ents, b, 0) != b)
+		die("async_submit: %s", strerror(errno));
+	async_wait(&ents[b - 1], NULL);
+	async_wait_all(ents, b);
+	check_async(b);
+}
+
+/* All entries one chain: one worker runs them back to back. */
+static void run_async_chain(unsigned int b)
+{
+	prep_async(b);
+	async_chain(ents, b);
+	if (async_submit(ents, b, ASYNC_SUBMIT_WAIT) != b)
+		die("async_submit: %s", strerror(errno));
+	check_async(b);
+}
+
+/* Copy and check only: what the submission itself costs. */
+static void run_async_probe(unsigned int b)
+{
+	prep_async(b);
+	if (async_submit(ents, b, ASYNC_SUBMIT_PROBE))
+		die("probe: %s", strerror(errno));
+}
+
+static void reap_uring(unsigned int b)
+{
+	struct io_uring_cqe *cqe;
+	unsigned int head, n = 0;
+
+	io_uring_for_each_cqe(&ring, head, cqe) {
+		if (cqe->res)
+			die("io_uring cqe %d", cqe->res);
+		n++;
+	}
+	io_uring_cq_advance(&ring, n);
+	if (n != b)
+		die("io_uring: %u of %u completions", n, b);
+}
+
+static void run_uring_nop(unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b; i++)
+		io_uring_prep_nop(io_uring_get_sqe(&ring));
+	if (io_uring_submit_and_wait(&ring, b) != (int)b)
+		die("io_uring_submit_and_wait");
+	reap_uring(b);
+}
+
+static void run_uring_pread(unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b; i++)
+		io_uring_prep_read(io_uring_get_sqe(&ring), fd, buf, 0, 0);
+	if (io_uring_submit_and_wait(&ring, b) != (int)b)
+		die("io_uring_submit_and_wait");
+	reap_uring(b);
+}
+
+static void pool_pread(struct pool_task *t)
+{
+	t->result = pread(fd, buf, 0, 0);
+}
+
+static void run_pool(unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b; i++)
+		tasks[i].fn = pool_pread;
+	pool_submit(&pool, tasks, b);
+	pool_wait(&pool);
+}
+
+static void run_aio(unsigned int b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b; i++) {
+		cbs[i] = (struct aiocb) {
+			.aio_fildes = fd,
+			.aio_buf = buf,
+			.aio_nbytes = 0,
+			.aio_lio_opcode = LIO_READ,
+		};
+		cblist[i] = &cbs[i];
+	}
+	if (lio_listio(LIO_WAIT, cblist, b, NULL))
+		die("lio_listio: %s", strerror(errno));
+	for (i = 0; i < b; i++)
+		if (aio_return(&cbs[i]))
+			die("aio_return");
+}
+
+static const struct method {
+	const char *name;
+	void (*run)(unsigned int b);
+} methods[] = {
+	{ "sync",		run_sync },
+	{ "sync_getppid",	run_getppid },
+	{ "async_wait",		run_async_wait },
+	{ "async_futex",	run_async_futex },
+	{ "async_chain",	run_async_chain },
+	{ "async_probe",	run_async_probe },
+	{ "uring_nop",		run_uring_nop },
+	{ "uring_read",		run_uring_pread },
+	{ "pool",		run_pool },
+	{ "aio",		run_aio },
+};
+
+int main(void)
+{
+	unsigned int ops = getenv("BENCH_OPS") ? atoi(getenv("BENCH_OPS")) : 4096;
+	unsigned int bi, mi, c;
+	char path[256], param[32];
+	double *v, clk;
+
+	snprintf(path, sizeof(path), "%s/p1-empty", scratch_dir());
+	make_file(path, 0, 0);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("open %s", path);
+	if (io_uring_queue_init(MAX_BATCH, &ring, 0))
+		die("io_uring_queue_init");
+	pool_start(&pool);
+	v = calloc(ops + MIN_CALLS, sizeof(*v));
+	clk = clock_overhead();
+
+	for (bi = 0; bi < ARRAY_SIZE(batches); bi++) {
+		unsigned int b = batches[bi];
+		unsigned int calls = ops / b > MIN_CALLS ? ops / b : MIN_CALLS;
+
+		snprintf(param, sizeof(param), "batch=%u", b);
+		for (mi = 0; mi < ARRAY_SIZE(methods); mi++) {
+			__u64 start;
+
+			if (!method_wanted(methods[mi].name))
+				continue;
+			methods[mi].run(b);	/* warm up: workers, caches */
+			start = now_ns();
+			for (c = 0; c < calls; c++) {
+				__u64 t0 = now_ns();
+
+				methods[mi].run(b);
+				v[c] = (double)(now_ns() - t0) - clk;
+			}
+			/* Mean over all calls, host stalls included. */
+			report("P1", param, methods[mi].name, "ns_per_op_mean",
+			       (double)(now_ns() - start) / ((double)calls * b));
+			report("P1", param, methods[mi].name, "ns_per_op",
+			       median(v, calls) / b);
+		}
+	}
+	pool_stop(&pool);
+	io_uring_queue_exit(&ring);
+	return 0;
+}

@@ -1,0 +1,303 @@
+# SPDX-License-Identifier: GPL-2.0
+# report.awk: results.csv (bench,param,method,metric,value,min,max,rounds)
+# -> markdown tables on stdout, and the chart's data files in the directory
+# `dat`.  value is the median of the rounds.
+#   awk -F, -v dat=DIR -f report.awk results.csv
+# A ";cpu0" parameter suffix marks a run pinned to vCPU 0 (guest-run.sh).
+
+NR > 1 {
+	v[$1, $2, $3, $4] = $5
+	lo[$1, $2, $3, $4] = $6
+	hi[$1, $2, $3, $4] = $7
+	nr[$1, $2, $3, $4] = $8
+}
+
+function get(b, p, m, k) {
+	return ((b, p, m, k) in v) ? v[b, p, m, k] + 0 : ""
+}
+
+# The largest of the rounds.
+function most(b, p, m, k) {
+	return ((b, p, m, k) in v) ? hi[b, p, m, k] + 0 : ""
+}
+
+# " [min–max]" of the rounds behind a value divided by f (1 when empty),
+# when there were several rounds.
+function span(b, p, m, k, f) {
+	if (!((b, p, m, k) in v) || nr[b, p, m, k] < 2)
+		return ""
+	f = f == "" ? 1 : f
+	return sprintf(" [%s–%s]", num(lo[b, p, m, k] / f), num(hi[b, p, m, k] / f))
+}
+
+function num(x) {
+	if (x == "")
+		return "–"
+	if (x == int(x))
+		return sprintf("%d", x)
+	if (x >= 100 || x <= -100)
+		return sprintf("%.0f", x)
+	if (x >= 10 || x <= -10)
+		return sprintf("%.1f", x)
+	return sprintf("%.2f", x)
+}
+
+function div(a, b) {
+	return (a == "" || b == "" || b == 0) ? "" : a / b
+}
+
+function scale(x, f) {
+	return x == "" ? "" : x / f
+}
+
+function rat(x) {
+	return x == "" ? "–" : sprintf("%.2f", x)
+}
+
+# A value for gnuplot: "?" when missing.
+function dq(x) {
+	return x == "" ? "?" : x
+}
+
+function min2(a, b) {
+	if (a == "")
+		return b
+	if (b == "")
+		return a
+	return a < b ? a : b
+}
+
+function verdict(x, dir, t) {
+	if (x == "")
+		return "no data"
+	return (dir == "<=" ? x <= t : x >= t) ? "**met**" : "missed"
+}
+
+# One row of the targets table.  dir "<=": a cost, async/other at most t;
+# ">=": a speedup, other/async at least t.
+# sp: the rounds' range of mine, from span().
+function target(id, what, unit, mine, sp, other, ref, rname, dir, t,	r) {
+	r = dir == "<=" ? div(mine, ref) : div(ref, mine)
+	printf("| %s | %s | %s %s%s | %s | %s %s | %s = %s | %s %s | %s |\n",
+	       id, what, num(mine), unit, sp, other, num(ref), unit, rname, rat(r),
+	       dir == "<=" ? "≤" : "≥", t, verdict(r, dir, t))
+}
+
+function p1_targets(tag, label,	p, aw, af, best, mode, sp) {
+	p = "batch=64" tag
+	aw = get("P1", p, "async_wait", "ns_per_op")
+	af = get("P1", p, "async_futex", "ns_per_op")
+	best = min2(aw, af)
+	mode = best == aw ? "async_wait" : "async_futex"
+	sp = span("P1", p, mode, "ns_per_op")
+	mode = best == aw ? "WAIT" : "futex"
+	target("P1", "trivial entry, batch 64, " label " (" mode ")", "ns", best, sp,
+	       "io_uring NOP", get("P1", p, "uring_nop", "ns_per_op"),
+	       "async/io_uring", "<=", 1.5)
+	target("P1", "trivial entry, batch 64, " label " (" mode ")", "ns", best, sp,
+	       "sync null syscall (getppid)", get("P1", p, "sync_getppid", "ns_per_op"),
+	       "async/sync", "<=", 2)
+}
+
+function p2_targets(tag, label,	i, a, sp) {
+	for (i = 1; i <= 2; i++) {
+		a = scale(get("P2", "single" tag, "async", pct[i] "_ns"), 1000)
+		sp = span("P2", "single" tag, "async", pct[i] "_ns", 1000)
+		target("P2", "submit → wake, " pct[i] ", " label, "µs", a, sp,
+		       "io_uring NOP, IOSQE_ASYNC",
+		       scale(get("P2", "single" tag, "uring_nop_async", pct[i] "_ns"), 1000),
+		       "async/io_uring", "<=", 1)
+		target("P2", "submit → wake, " pct[i] ", " label, "µs", a, sp,
+		       "4-thread pool", scale(get("P2", "single" tag, "pool", pct[i] "_ns"), 1000),
+		       "async/pool", "<=", 1)
+	}
+}
+
+function p1_tables(tag, label, file,	i, j, p, x, line, row, best) {
+	print ""
+	print "P1, " label ", ns per entry (median call / batch); the entry is pread64(fd, buf, 0, 0) on an empty ext4 file:"
+	print ""
+	print "| batch | async WAIT | async futex | async, one chain | async probe only | sync pread | sync getppid | io_uring NOP | io_uring read | pool | POSIX AIO |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|"
+	if (file != "")
+		printf("# batch %s\n", p1m) > file
+	for (i = 1; i <= nb; i++) {
+		line = "| " batches[i]
+		row = batches[i]
+		for (j = 1; j <= nm; j++) {
+			x = get("P1", "batch=" batches[i] tag, m1[j], "ns_per_op")
+			line = line " | " num(x)
+			row = row " " dq(x)
+		}
+		print line " |"
+		if (file != "")
+			print row > file
+	}
+	if (file != "")
+		close(file)
+	print ""
+	print "P1, " label ", ratios of the better async way (WAIT or futex) to the others:"
+	print ""
+	print "| batch | / io_uring NOP | / io_uring read | / sync pread | / sync getppid | / pool | / POSIX AIO |"
+	print "|---|---|---|---|---|---|---|"
+	for (i = 1; i <= nb; i++) {
+		p = "batch=" batches[i] tag
+		best = min2(get("P1", p, "async_wait", "ns_per_op"),
+			    get("P1", p, "async_futex", "ns_per_op"))
+		line = "| " batches[i]
+		for (j = 1; j <= 6; j++)
+			line = line " | " rat(div(best, get("P1", p, ro[j], "ns_per_op")))
+		print line " |"
+	}
+}
+
+function p2_table(tag, label, file,	i, j, line) {
+	print ""
+	print "P2, " label ", one entry, from submit until the waiting submitter sees it done, µs:"
+	print ""
+	print "| | async (futex) | async WAIT | io_uring NOP IOSQE_ASYNC | io_uring NOP inline | pool | POSIX AIO | sync pread |"
+	print "|---|---|---|---|---|---|---|---|"
+	for (i = 1; i <= 2; i++) {
+		line = "| " pct[i]
+		for (j = 1; j <= 7; j++)
+			line = line " | " num(scale(get("P2", "single" tag, m2[j], pct[i] "_ns"), 1000))
+		print line " |"
+	}
+	if (file == "")
+		return
+	print "# method p50_us p99_us" > file
+	for (j = 1; j <= 7; j++)
+		printf("%s %s %s\n", m2[j],
+		       dq(scale(get("P2", "single" tag, m2[j], "p50_ns"), 1000)),
+		       dq(scale(get("P2", "single" tag, m2[j], "p99_ns"), 1000))) > file
+	close(file)
+}
+
+END {
+	nb = split("1 8 64 512 4096", batches, " ")
+	p1m = "async_wait async_futex async_chain async_probe sync sync_getppid " \
+	      "uring_nop uring_read pool aio"
+	nm = split(p1m, m1, " ")
+	split("uring_nop uring_read sync sync_getppid pool aio", ro, " ")
+	split("p50 p99", pct, " ")
+	split("async async_wait uring_nop_async uring_nop pool aio sync", m2, " ")
+	split("sync async uring pool aio", m3, " ")
+	p3 = "files=10000;inflight=32"
+	p4 = "n=256;sleep=10ms"
+	p5 = "files=1000;chain=5"
+
+	# --- targets ---
+	print "| | workload | async_submit() | compared with | its value | measured | target | |"
+	print "|---|---|---|---|---|---|---|---|"
+	p1_targets("", "2 vCPUs")
+	p1_targets(";cpu0", "1 vCPU")
+	p2_targets("", "2 vCPUs")
+	p2_targets(";cpu0", "1 vCPU")
+	a = get("P3", p3, "async", "us_per_file")
+	sp = span("P3", p3, "async", "us_per_file")
+	target("P3", "open→read→close, 32 in flight", "µs/file", a, sp,
+	       "io_uring linked, fixed files", get("P3", p3, "uring", "us_per_file"),
+	       "io_uring/async", ">=", 1.2)
+	target("P3", "open→read→close, 32 in flight", "µs/file", a, sp,
+	       "sync loop", get("P3", p3, "sync", "us_per_file"),
+	       "sync/async", ">=", 2)
+	target("P3", "open→read→close, 32 in flight", "µs/file", a, sp,
+	       "4-thread pool", get("P3", p3, "pool", "us_per_file"),
+	       "pool/async", ">=", 1.5)
+	c = get("P4", p4, "async", "cold_ms")
+	w = get("P4", p4, "async", "ms")
+	target("P4", "256 × nanosleep(10 ms), no worker yet", "ms", c,
+	       span("P4", p4, "async", "cold_ms"), "one sleep", 10, "async/10 ms", "<=", 1.5)
+	target("P4", "256 × nanosleep(10 ms), workers idle", "ms", w,
+	       span("P4", p4, "async", "ms"), "one sleep", 10, "async/10 ms", "<=", 1.5)
+	wc = most("P4", p4, "async", "workers_cold")
+	ww = most("P4", p4, "async", "workers")
+	printf("| P4 | async-wrk-* threads right after, most of the rounds (no worker yet / idle) | %s / %s | the kernel's bound | 256 | | bounded | %s |\n",
+	       num(wc), num(ww),
+	       wc == "" ? "no data" : (wc <= 256 && ww <= 256 ? "**met**" : "missed"))
+	target("P5", "copy, 5-entry chains, 32 in flight", "µs/file",
+	       get("P5", p5, "async", "us_per_file"),
+	       span("P5", p5, "async", "us_per_file"), "sync loop",
+	       get("P5", p5, "sync", "us_per_file"), "sync/async", ">=", 1.5)
+	target("P6", "growth: per entry, 16384 in flight", "ns",
+	       get("P6", "inflight=16384", "async", "ns_per_op"),
+	       span("P6", "inflight=16384", "async", "ns_per_op"), "64 in flight",
+	       get("P6", "inflight=64", "async", "ns_per_op"), "16384/64", "<=", 1.25)
+	# From P1 on 1 vCPU, where host wakeup latency does not drown the cost.
+	g4k = min2(get("P1", "batch=4096;cpu0", "async_wait", "ns_per_op"),
+		   get("P1", "batch=4096;cpu0", "async_futex", "ns_per_op"))
+	g64 = min2(get("P1", "batch=64;cpu0", "async_wait", "ns_per_op"),
+		   get("P1", "batch=64;cpu0", "async_futex", "ns_per_op"))
+	target("P6", "growth: per entry, batch 4096 (P1, 1 vCPU)", "ns", g4k, "",
+	       "batch 64", g64, "4096/64", "<=", 1.25)
+	split("4096 64", pc, " ")
+	for (i = 1; i <= 2; i++) {
+		k = get("P6", "entries=16000;per_call=" pc[i], "async",
+			"kernel_bytes_per_entry")
+		printf("| P6 | kernel memory per queued entry, %s entries per call | %s B%s | | | | ≤ 128 B | %s |\n",
+		       pc[i], num(k), span("P6", "entries=16000;per_call=" pc[i], "async",
+					 "kernel_bytes_per_entry"), verdict(k, "<=", 128))
+	}
+	printf("| P6 | each of the 256 workers, apart from the above | %s B, stack %s B | | | | | |\n",
+	       num(get("P6", "workers=256", "async", "bytes_per_worker")),
+	       num(get("P6", "workers=256", "async", "stack_bytes_per_worker")))
+
+	p1_tables("", "2 vCPUs", dat "/p1.dat")
+	p1_tables(";cpu0", "pinned to 1 vCPU", dat "/p1-cpu0.dat")
+	p2_table("", "2 vCPUs", dat "/p2.dat")
+	p2_table(";cpu0", "pinned to 1 vCPU", "")
+
+	# --- P3, P5 ---
+	print ""
+	print "P3 (10000 files) and P5 (1000 copies), 32 in flight, µs per file (median group of 32 / 32); \"whole pass\" includes host stalls:"
+	print ""
+	print "| | sync | async | io_uring | pool | POSIX AIO (reads only) |"
+	print "|---|---|---|---|---|---|"
+	for (k = 0; k < 4; k++) {
+		bn = k < 2 ? "P3" : "P5"
+		pp = k < 2 ? p3 : p5
+		met = k % 2 ? "us_per_file_wall" : "us_per_file"
+		line = "| " bn (k % 2 ? ", whole pass" : "")
+		for (j = 1; j <= 5; j++)
+			line = line " | " num(get(bn, pp, m3[j], met))
+		print line " |"
+	}
+	printf("\nasync-wrk-* threads after the async pass, most of the rounds: P3 %s, P5 %s.\n",
+	       num(most("P3", p3, "async", "workers")), num(most("P5", p5, "async", "workers")))
+	f = dat "/p35.dat"
+	print "# method P3 P5" > f
+	for (j = 1; j <= 5; j++) {
+		x = get("P3", p3, m3[j], "us_per_file")
+		y = get("P5", p5, m3[j], "us_per_file")
+		printf("%s %s %s\n", m3[j], dq(x), dq(y)) > f
+	}
+	close(f)
+
+	# --- P4 ---
+	print ""
+	printf("P4, 256 × nanosleep(10 ms): async %s ms with no worker yet (%s workers after), %s ms with the workers of the round before idle (%s); 4-thread pool %s ms; io_uring timeouts (no thread blocks) %s ms.\n",
+	       num(c), num(wc), num(w), num(ww), num(get("P4", p4, "pool", "ms")),
+	       num(get("P4", p4, "uring_timeout", "ms")))
+	f = dat "/p4.dat"
+	print "# label ms" > f
+	printf("\"async, cold\" %s\n\"async, warm\" %s\n\"pool\" %s\n\"io_uring timeout\" %s\n",
+	       c, w, get("P4", p4, "pool", "ms"), get("P4", p4, "uring_timeout", "ms")) > f
+	close(f)
+
+	# --- P6 ---
+	print ""
+	printf("P6, ns per entry by entries in flight (no WAIT):")
+	f = dat "/p6.dat"
+	print "# inflight ns_per_op" > f
+	split("64 512 4096 16384", inf, " ")
+	for (i = 1; i <= 4; i++) {
+		x = get("P6", "inflight=" inf[i], "async", "ns_per_op")
+		printf(" %s: %s%s", inf[i], num(x), i < 4 ? ";" : ".\n")
+		print inf[i], dq(x) > f
+	}
+	close(f)
+	for (i = 1; i <= 2; i++)
+		printf("P6, memory, %s entries per call: %s B per queued entry from MemAvailable, %s B from Slab.\n",
+		       pc[i], num(get("P6", "entries=16000;per_call=" pc[i], "async", "kernel_bytes_per_entry")),
+		       num(get("P6", "entries=16000;per_call=" pc[i], "async", "slab_bytes_per_entry")))
+}
