@@ -4,7 +4,10 @@
 #
 #   make test            build everything, run the selftests in the guest
 #   make run             build everything, run the demo in the guest
+#   make bench           build everything, run the benchmarks in the guest
 #   make vm CMD='...'    run any host command in the guest
+#   make fuzz N=20000    run the randomized submitter in the guest (SEED=n)
+#   make check           static checks: checkpatch, kernel-doc, sparse, man page
 #   DEBUG=1              use the debug kernel (KASAN, lockdep, kmemleak, ...)
 #   KERNEL_SRC=/path     use your own 6.12 tree as the base
 
@@ -19,7 +22,7 @@ else
 USEROBJ := $(BUILD)/obj/user
 endif
 
-.PHONY: all deps tree kernel user test run vm vm-boot clean
+.PHONY: all deps tree kernel user test run bench check vm vm-boot fuzz clean
 
 all: user
 
@@ -41,6 +44,13 @@ test: user
 run: user
 	@$(H)/vm.sh $(USEROBJ)/samples/async-demo
 
+bench: user
+	@$(H)/bench.sh
+
+# checkpatch, kernel-doc, sparse and the man page lint; needs a built kernel.
+check: kernel
+	@$(H)/check.sh
+
 # GNU make exits only 0, 1 or 2: $(exit-status) from harness/make-exit.c
 # hands the guest command's own status back.
 -load $(BUILD)/make-exit.so(make_exit_gmk_setup)
@@ -53,6 +63,11 @@ vm: vm-boot
 
 vm-boot: kernel
 	@$(H)/vm.sh "$$CMD"; echo $$? >$(BUILD)/vm-status
+
+# make fuzz [N=submissions] [SEED=n]: the randomized submitter in the guest.
+N ?= 20000
+fuzz: user
+	@$(H)/fuzz.sh $(N) $(SEED)
 
 clean:
 	rm -rf $(BUILD)

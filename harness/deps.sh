@@ -4,7 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 
 PKGS="build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils rsync
-      ccache git e2fsprogs qemu-system-x86 liburing-dev sparse"
+      ccache git e2fsprogs qemu-system-x86 liburing-dev sparse groff-base man-db
+      gnuplot-nox"
 [ -n "${KERNEL_SRC:-}" ] || PKGS="$PKGS linux-source-6.12"
 
 missing=

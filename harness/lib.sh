@@ -69,6 +69,20 @@ wait_for()
 	return 1
 }
 
+# check_dmesg FILE: fail on any kernel splat in a guest's dmesg.
+check_dmesg()
+{
+	local splats='WARNING:|BUG:|Oops|KASAN|UBSAN|suspected memory leak|'\
+'possible recursive locking|possible circular locking|inconsistent lock state|'\
+'suspicious RCU usage|INFO: task .* blocked|soft lockup|general protection fault|'\
+'Call Trace:'
+
+	if grep -E "$splats" "$1" >&2; then
+		printf 'FAILED: kernel splat in the guest dmesg, see %s\n' "$1" >&2
+		return 1
+	fi
+}
+
 need_space()
 {
 	local avail

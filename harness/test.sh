@@ -4,11 +4,9 @@
 # Fails on any failed test, and on any splat in the guest's dmesg.
 . "$(dirname "$0")/lib.sh"
 
-LOG=$LOGS/vm.log
-DMESG=$LOGS/guest-dmesg.log
-SPLATS='WARNING:|BUG:|Oops|KASAN|UBSAN|suspected memory leak|possible recursive locking|'\
-'possible circular locking|inconsistent lock state|suspicious RCU usage|'\
-'INFO: task .* blocked|soft lockup|general protection fault|Call Trace:'
+export VM_LOG=$LOGS/selftests.log
+LOG=$VM_LOG
+DMESG=$LOGS/selftests-dmesg.log
 
 say "running the selftests in the guest"
 "$HARNESS/vm.sh" "$HARNESS/guest-selftests.sh $USEROBJ/selftests" ||
@@ -29,10 +27,7 @@ summed=$(grep -c '^# Totals:' "$LOG" || true)
 failed=$((failed + ran - summed))
 
 status=0
-if grep -E "$SPLATS" "$DMESG" >&2; then
-	printf 'FAILED: kernel splat in the guest dmesg, see %s\n' "$DMESG" >&2
-	status=1
-fi
+check_dmesg "$DMESG" || status=1
 [ "$pass" -gt 0 ] || { echo "FAILED: no test passed" >&2; status=1; }
 [ "$failed" = 0 ] || status=1
 summary="$pass passed, $failed failed"

@@ -4,14 +4,16 @@
 # CMD in it, in the current directory; exit with its status.
 #
 # VM_TIMEOUT (seconds, default 900), VM_ACCEL=kvm|tcg (default: probe),
-# VM_MEM (default 2G), VM_CPUS (default 2).
+# VM_MEM (default 2G), VM_CPUS (default 2), VM_LOG (console log; the guest's
+# dmesg goes next to it as *-dmesg.log).
 . "$(dirname "$0")/lib.sh"
 
 KERNEL=$OBJ/arch/x86/boot/bzImage
 [ -f "$KERNEL" ] || fail "boot guest" "" "no kernel at $KERNEL: run make kernel"
 TIMEOUT=${VM_TIMEOUT:-900}
 RUN=$BUILD/vm.$$
-LOG=$LOGS/vm.log
+LOG=${VM_LOG:-$LOGS/vm.log}
+DMESG=${LOG%.log}-dmesg.log
 trap 'rm -rf "$RUN"' EXIT
 mkdir -p "$RUN/out"
 printf '%s\n' "$*" >"$RUN/out/cmd"
@@ -58,7 +60,7 @@ timeout -k 10 "$TIMEOUT" "${qemu[@]}" -append "$(echo $append)" </dev/null 2>&1 
 	sed -u -e 's/\r$//' -e '/\] reboot: Power down$/d' | tee "$LOG"
 rc=${PIPESTATUS[0]}
 set -e
-cp "$RUN/out/dmesg" "$LOGS/guest-dmesg.log" 2>/dev/null || true
+cp "$RUN/out/dmesg" "$DMESG" 2>/dev/null || true
 
 [ "$rc" = 124 ] && fail "guest run" "$LOG" "timed out after ${TIMEOUT}s"
 [ -f "$RUN/out/status" ] ||

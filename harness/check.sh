@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Static checks of our files: checkpatch, kernel-doc, sparse and the man page
+# lint.  Every check runs; the run fails if any of them reports something.
+. "$(dirname "$0")/lib.sh"
+
+failed=
+
+# check NAME LOG PATTERN CMD...: run CMD with its output in LOG.  Lines of
+# the output matching PATTERN (grep -E) are findings; the check passes when
+# CMD succeeds and there are none.
+check()
+{
+	local name=$1 log=$2 pattern=$3 pid rc start findings
+	shift 3
+	say "$name (log: ${log#"$REPO"/})"
+	start=$SECONDS
+	"$@" >"$log" 2>&1 &
+	pid=$!
+	while ! wait_for "$pid" 15; do
+		printf '    ... %s: %ds\n' "$name" $((SECONDS - start)) >&2
+	done
+	rc=0
+	wait "$pid" || rc=$?
+	findings=$(grep -E -- "$pattern" "$log" || true)
+	if [ -n "$findings" ]; then
+		printf '%s\n' "$findings" | sed 's/^/    /' >&2
+		printf '    %s: %d finding(s)\n' "$name" "$(printf '%s\n' "$findings" | wc -l)" >&2
+		failed="$failed $name"
+	elif [ "$rc" != 0 ]; then
+		tail -n 15 "$log" | sed 's/^/    /' >&2
+		printf '    %s: exit status %d\n' "$name" "$rc" >&2
+		failed="$failed $name"
+	else
+		printf '    %s: clean\n' "$name" >&2
+	fi
+}
+
+command -v sparse >/dev/null || fail "sparse" "" "sparse missing: run harness/deps.sh"
+command -v groff >/dev/null || fail "man page lint" "" "groff missing: run harness/deps.sh"
+[ -f "$OBJ/.config" ] && [ -f "$OBJ/include/generated/autoconf.h" ] ||
+	fail "sparse" "" "no kernel build in ${OBJ#"$REPO"/}: run make kernel first"
+
+# checkpatch and sparse use $TREE, kernel-doc its script: bring it up to date.
+"$HARNESS/prepare-tree.sh"
+
+cd "$REPO"
+mapfile -t kernel_files < <(find kernel include arch -type f -name '*.[ch]' | sort)
+mapfile -t user_files < <(find samples tools bench -type f -name '*.[ch]' | sort)
+kdoc_files=(kernel/async_syscall/*.[ch] include/uapi/linux/async_syscall.h include/trace/events/async_syscall.h
+	    include/linux/async_syscall.h arch/x86/entry/async_syscall.c)
+
+# checkpatch findings kept on purpose, as PATH:TYPE, each with its reason.
+checkpatch_allowed=(
+	# Seccomp TRAP, TRACE and USER_NOTIF fail an entry with ENOSYS, as
+	# seccomp does for a traced call when no tracer is attached.
+	kernel/async_syscall/security.c:ENOSYS
+	# TRACE_EVENT() is laid out as every trace header in the tree is.
+	include/trace/events/async_syscall.h:PARENTHESIS_ALIGNMENT
+	include/trace/events/async_syscall.h:OPEN_ENDED_LINE
+)
+
+# checkpatch --strict on every file; exit status 1 only means findings,
+# which check() finds in the output.
+checkpatch()
+{
+	local raw=$LOGS/check-checkpatch-raw.log allowed=() a rc=0
+
+	: >"$raw"
+	perl "$TREE/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+		-f "${kernel_files[@]}" >>"$raw" 2>&1 || [ $? = 1 ] || rc=1
+	# User space tests errno values: ENOSYS there is not a kernel return value.
+	perl "$TREE/scripts/checkpatch.pl" --no-tree --strict --terse --show-types \
+		--ignore ENOSYS -f "${user_files[@]}" >>"$raw" 2>&1 || [ $? = 1 ] || rc=1
+	for a in "${checkpatch_allowed[@]}"; do
+		allowed+=(-e "^${a%%:*}:[0-9]+: [A-Z]+:${a##*:}:")
+	done
+	grep -v -E "${allowed[@]}" "$raw" || true
+	return $rc
+}
+
+check checkpatch "$LOGS/check-checkpatch.log" ': (ERROR|WARNING|CHECK):' checkpatch
+
+check kernel-doc "$LOGS/check-kernel-doc.log" '.' \
+	"$TREE/scripts/kernel-doc" -none -Wall "${kdoc_files[@]}"
+
+# C=2: check the sources whether or not their objects are up to date.
+check sparse "$LOGS/check-sparse.log" ': (warning|error):' \
+	make -C "$TREE" O="$OBJ" ARCH=x86_64 C=2 -j"$JOBS" \
+	kernel/async_syscall/ arch/x86/entry/async_syscall.o
+
+check "man page lint" "$LOGS/check-man.log" '.' \
+	groff -ww -z -man man/man2/*.2
+
+[ -z "$failed" ] || fail "static checks" "" "findings from:$failed"
+say "all checks clean"
