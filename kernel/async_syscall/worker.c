@@ -173,7 +173,8 @@ static bool async_start(struct async_ctx *ctx, struct async_req *req)
  */
 static void async_finish(struct async_ctx *ctx, struct async_req *req)
 {
-	struct sighand_struct *sighand = current->sighand;
+	/* Only exec changes a thread's sighand, and exec kills workers first. */
+	struct sighand_struct *sighand = rcu_dereference_protected(current->sighand, true);
 
 	spin_lock(&ctx->lock);
 	req->state = ASYNC_REQ_DONE;
