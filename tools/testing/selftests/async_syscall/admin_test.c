@@ -116,22 +116,26 @@ static void try_calls(struct calls *c)
 }
 
 #define ASSERT_REFUSED(c) do { \
-	ASSERT_EQ(-1, (c)->abi); \
-	ASSERT_EQ(EPERM, (c)->abi_err); \
-	ASSERT_EQ(-1, (c)->submit); \
-	ASSERT_EQ(EPERM, (c)->submit_err); \
+	const struct calls *__c = (c); \
+	\
+	ASSERT_EQ(-1, __c->abi); \
+	ASSERT_EQ(EPERM, __c->abi_err); \
+	ASSERT_EQ(-1, __c->submit); \
+	ASSERT_EQ(EPERM, __c->submit_err); \
 	/* Nothing ran. */ \
-	ASSERT_EQ(DONE_POISON, (c)->done); \
-	ASSERT_EQ(-1, (c)->probe); \
-	ASSERT_EQ(EPERM, (c)->probe_err); \
+	ASSERT_EQ(DONE_POISON, __c->done); \
+	ASSERT_EQ(-1, __c->probe); \
+	ASSERT_EQ(EPERM, __c->probe_err); \
 } while (0)
 
 #define ASSERT_ALLOWED(c) do { \
-	ASSERT_EQ(1, (c)->abi) TH_LOG("%s", strerror((c)->abi_err)); \
-	ASSERT_EQ(1, (c)->submit) TH_LOG("%s", strerror((c)->submit_err)); \
-	ASSERT_EQ(ASYNC_SYSCALL_DONE, (c)->done); \
-	ASSERT_EQ(0, (c)->result); \
-	ASSERT_EQ(0, (c)->probe) TH_LOG("%s", strerror((c)->probe_err)); \
+	const struct calls *__c = (c); \
+	\
+	ASSERT_EQ(1, __c->abi) TH_LOG("%s", strerror(__c->abi_err)); \
+	ASSERT_EQ(1, __c->submit) TH_LOG("%s", strerror(__c->submit_err)); \
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, __c->done); \
+	ASSERT_EQ(0, __c->result); \
+	ASSERT_EQ(0, __c->probe) TH_LOG("%s", strerror(__c->probe_err)); \
 } while (0)
 
 /* Who the child becomes before it calls. */
@@ -186,12 +190,13 @@ static int become_and_call(void *p)
 	return 0;
 }
 
-/* Run try_calls() as @who in a child; the results land in @c. */
-#define CALL_AS(who_, c) do { \
-	struct who_arg __a = { .who = (who_), .c = (c) }; \
+/* Run try_calls() as @who_ in a child; the results land in @c_. */
+#define CALL_AS(who_, c_) do { \
+	struct calls *__c = (c_); \
+	struct who_arg __a = { .who = (who_), .c = __c }; \
 	int __status = 0; \
 	\
-	memset((c), 0, sizeof(*(c))); \
+	memset(__c, 0, sizeof(*__c)); \
 	ASSERT_EQ(0, run_child(become_and_call, &__a, &__status, NULL)); \
 	ASSERT_TRUE(WIFEXITED(__status)); \
 	ASSERT_EQ(0, WEXITSTATUS(__status)); \

@@ -116,7 +116,7 @@ static void seed_rng(uint64_t seed)
 		rng = 1;
 }
 
-#define PICK(a) ((a)[rnd(ARRAY_SIZE(a))])
+#define PICK(a) ((a)[rnd(sizeof(a) / sizeof((a)[0]))])
 
 /* --- What the fuzzer tells its parent ---------------------------------- */
 
@@ -133,10 +133,10 @@ static struct report *rep;
 
 /* --- Errors an entry or a call must be refused with -------------------- */
 
-#define E_INVAL		(1U << 0)
-#define E_OPNOTSUPP	(1U << 1)
-#define E_2BIG		(1U << 2)
-#define E_FAULT		(1U << 3)
+#define E_INVAL		0x1U
+#define E_OPNOTSUPP	0x2U
+#define E_2BIG		0x4U
+#define E_FAULT		0x8U
 
 static unsigned int err_bit(int err)
 {

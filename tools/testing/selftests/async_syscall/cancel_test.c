@@ -28,10 +28,12 @@
 static const struct timespec long_sleep = { LONG_SLEEP_S, 0 };
 
 #define ASSERT_RESULT(res, e) do { \
-	ASSERT_EQ(0, wait_done((e), WAIT_TIMEOUT_S)) TH_LOG("no completion"); \
-	ASSERT_EQ((__s64)(res), (e)->result) \
-		TH_LOG("result %lld (%s)", (long long)(e)->result, \
-		       (e)->result < 0 ? strerror(-(e)->result) : "-"); \
+	struct async_syscall *__e = (e); \
+	\
+	ASSERT_EQ(0, wait_done(__e, WAIT_TIMEOUT_S)) TH_LOG("no completion"); \
+	ASSERT_EQ((__s64)(res), __e->result) \
+		TH_LOG("result %lld (%s)", (long long)__e->result, \
+		       __e->result < 0 ? strerror(-__e->result) : "-"); \
 } while (0)
 
 /* Nothing is left to read in @fd. */

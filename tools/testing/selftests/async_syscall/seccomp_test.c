@@ -36,7 +36,7 @@
 #define SECCOMP_RET_USER_NOTIF	0x7fc00000U
 #endif
 #ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
-#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER 0x8UL
 #endif
 
 /* A file every test may open, and one that only the tests' entries remove. */
@@ -77,7 +77,7 @@ static int install(const struct sock_filter *insns, unsigned short len,
 	return syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
 }
 
-#define INSTALL(insns, flags) install(insns, ARRAY_SIZE(insns), flags)
+#define INSTALL(insns, flags) install(insns, sizeof(insns) / sizeof((insns)[0]), flags)
 
 /* Filter: system call @nr gets @action; everything else is allowed. */
 static int install_one(unsigned int nr, unsigned int action,
@@ -190,10 +190,13 @@ static void copy_results(struct report *r, struct async_syscall *e,
 } while (0)
 
 #define ASSERT_DONE_RES(want, rep, i) do { \
-	ASSERT_EQ(ASYNC_SYSCALL_DONE, (rep)->done[i]) TH_LOG("entry %d", i); \
-	ASSERT_EQ((__s64)(want), (rep)->res[i]) \
-		TH_LOG("entry %d: %lld (%s)", i, (long long)(rep)->res[i], \
-		       (rep)->res[i] < 0 ? strerror(-(rep)->res[i]) : "-"); \
+	const struct report *__r = (rep); \
+	const int __i = (i); \
+	\
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, __r->done[__i]) TH_LOG("entry %d", __i); \
+	ASSERT_EQ((__s64)(want), __r->res[__i]) \
+		TH_LOG("entry %d: %lld (%s)", __i, (long long)__r->res[__i], \
+		       __r->res[__i] < 0 ? strerror(-__r->res[__i]) : "-"); \
 } while (0)
 
 struct child_arg {
@@ -590,11 +593,12 @@ TEST_F(kill, whole_process)
 	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
 }
 
-static volatile sig_atomic_t sigsys_count;
+/* Counted by a signal handler: atomic accesses keep every read fresh. */
+static int sigsys_count;
 
 static void on_sigsys(int sig)
 {
-	sigsys_count++;
+	__atomic_fetch_add(&sigsys_count, 1, __ATOMIC_RELAXED);
 }
 
 static int enosys_child(void *p)
@@ -612,20 +616,20 @@ static int enosys_child(void *p)
 	/* The filter works on the direct call, where that cannot block. */
 	if (a->action == SECCOMP_RET_TRAP) {
 		openat(a->dirfd, FILE_NAME, O_RDONLY);
-		CHILD_ASSERT(sigsys_count == 1);
+		CHILD_ASSERT(__atomic_load_n(&sigsys_count, __ATOMIC_RELAXED) == 1);
 	} else if (a->action == SECCOMP_RET_TRACE) {
 		CHILD_ASSERT(openat(a->dirfd, FILE_NAME, O_RDONLY) == -1);
 		CHILD_ASSERT(errno == ENOSYS);
 	}
 
-	sigsys_count = 0;
+	__atomic_store_n(&sigsys_count, 0, __ATOMIC_RELAXED);
 	async_prep_openat(&e, a->dirfd, FILE_NAME, O_RDONLY, 0);
 	poison(&e);
 	CHILD_ASSERT(async_submit(&e, 1, 0) == 1);
 	wait_done(&e, WAIT_TIMEOUT_S);
 	a->r->res[0] = e.result;
 	a->r->done[0] = e.done;
-	a->r->sigsys = sigsys_count;
+	a->r->sigsys = __atomic_load_n(&sigsys_count, __ATOMIC_RELAXED);
 	sigpending(&pending);
 	a->r->pending = sigismember(&pending, SIGSYS);
 	if (a->action == SECCOMP_RET_USER_NOTIF) {
