@@ -123,7 +123,8 @@ struct async_ctx {
 #define ASYNC_SUBMIT_ABI	1
 
 struct async_ctx *async_ctx_get(void);
-int async_queue_batch(struct async_batch *batch);
+int async_ensure_worker(struct async_ctx *ctx);
+void async_queue_batch(struct async_batch *batch);
 void async_batch_put(struct async_batch *batch);
 
 long async_submit(void __user *uentries, unsigned int nr, size_t size,

@@ -129,19 +129,24 @@ static struct async_batch *async_read_batch(void __user *uentries,
 			chain_start = i + 1;
 		}
 	}
-
-	/* Only now that every entry is good may the done words change. */
-	for (i = 0; i < nr; i++) {
-		if (put_user(ASYNC_SYSCALL_PENDING,
-			     &async_uentry(uentries, i, size)->done)) {
-			ret = -EFAULT;
-			goto fail;
-		}
-	}
 	return batch;
 fail:
 	kvfree(batch);
 	return ERR_PTR(ret);
+}
+
+/* Only once nothing can fail the call any more may the done words change. */
+static int async_mark_pending(void __user *uentries, unsigned int nr,
+			      size_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		if (put_user(ASYNC_SYSCALL_PENDING,
+			     &async_uentry(uentries, i, size)->done))
+			return -EFAULT;
+	}
+	return 0;
 }
 
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
@@ -159,11 +164,14 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	if (IS_ERR(batch))
 		return PTR_ERR(batch);
 
-	if (atomic_add_return(nr, &ctx->inflight) > ASYNC_MAX_INFLIGHT) {
-		atomic_sub(nr, &ctx->inflight);
-		kvfree(batch);
-		return -EAGAIN;
-	}
+	ret = -EAGAIN;
+	if (atomic_add_return(nr, &ctx->inflight) > ASYNC_MAX_INFLIGHT)
+		goto out_inflight;
+	ret = async_ensure_worker(ctx);
+	if (!ret)
+		ret = async_mark_pending(uentries, nr, size);
+	if (ret)
+		goto out_inflight;
 
 	/* One reference for us, one for the chains until the last is done. */
 	refcount_set(&batch->refs, 2);
@@ -185,16 +193,16 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 				     batch->reqs[i].arg_refs);
 	}
 
-	ret = async_queue_batch(batch);
-	if (ret) {
-		atomic_sub(nr, &ctx->inflight);
-		refcount_set(&batch->refs, 1);
-	} else if (wait && wait_for_completion_interruptible(&batch->all_done)) {
-		/* The entries go on; their done words still report them. */
+	async_queue_batch(batch);
+	ret = nr;
+	/* On a signal the entries go on; their done words still report them. */
+	if (wait && wait_for_completion_interruptible(&batch->all_done))
 		ret = -EINTR;
-	} else {
-		ret = nr;
-	}
 	async_batch_put(batch);
+	return ret;
+
+out_inflight:
+	atomic_sub(nr, &ctx->inflight);
+	kvfree(batch);
 	return ret;
 }

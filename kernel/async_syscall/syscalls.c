@@ -33,10 +33,10 @@ SYSCALL_DEFINE4(async_submit, struct async_syscall __user *, entries,
 		unsigned int, nr_entries, size_t, entry_size,
 		unsigned int, flags)
 {
-	if (flags & ~ASYNC_SUBMIT_FLAGS)
-		return -EINVAL;
 	if (!async_syscall_allowed())
 		return -EPERM;
+	if (flags & ~ASYNC_SUBMIT_FLAGS)
+		return -EINVAL;
 	if (flags & ASYNC_SUBMIT_ABI_VERSION) {
 		if (flags != ASYNC_SUBMIT_ABI_VERSION || entries ||
 		    nr_entries || entry_size)

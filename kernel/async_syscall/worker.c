@@ -18,6 +18,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/resume_user_mode.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -53,8 +54,9 @@ struct async_ctx *async_ctx_get(void)
 	INIT_LIST_HEAD(&ctx->queue);
 	INIT_LIST_HEAD(&ctx->batches);
 	INIT_LIST_HEAD(&ctx->idle);
-	ctx->max_workers = min_t(unsigned long, ASYNC_MAX_WORKERS,
-				 rlimit(RLIMIT_NPROC));
+	/* copy_process() enforces RLIMIT_NPROC itself; 0 must still allow one. */
+	ctx->max_workers = clamp_t(unsigned long, rlimit(RLIMIT_NPROC), 1,
+				   ASYNC_MAX_WORKERS);
 	if (!try_cmpxchg_release(&sig->async_ctx, &old, ctx)) {
 		kfree(ctx);
 		ctx = old;
@@ -168,8 +170,9 @@ static bool async_start(struct async_ctx *ctx, struct async_req *req)
  * a system call left behind.  Drop it here, so it does not leak into the
  * next entry: a cancel's notification; a signal mask set by ppoll() or
  * pselect6(); signals raised on this thread, such as SIGPIPE, which the
- * entry's error already reports.  Then run deferred work, such as the
- * last fput() of a file the entry closed.
+ * entry's error already reports.  Then do the work due on the way back
+ * to user mode: deferred fput()s, memcg and blkcg throttling, and dropping
+ * the request-key cache, which must not serve the next entry's creds.
  */
 static void async_finish(struct async_ctx *ctx, struct async_req *req)
 {
@@ -192,6 +195,8 @@ static void async_finish(struct async_ctx *ctx, struct async_req *req)
 		}
 		spin_unlock_irq(&sighand->siglock);
 	}
+	if (test_thread_flag(TIF_NOTIFY_RESUME))
+		resume_user_mode_work(NULL);
 	if (task_work_pending(current))
 		task_work_run();
 }
@@ -229,6 +234,7 @@ static void async_run_chain(struct async_req *first)
 			trace_complete(req->index, req->nr, res,
 				       start_ns - batch->submit_ns,
 				       ktime_get_ns() - start_ns);
+		cond_resched();
 	}
 	revert_creds(old_cred);
 
@@ -238,8 +244,8 @@ static void async_run_chain(struct async_req *first)
 	async_chain_done(batch, first);
 }
 
-/* Completes chains that no worker is left to run. */
-static void async_cancel_chains(struct list_head *chains)
+/* Completes with @res the chains that no worker is left to run. */
+static void async_cancel_chains(struct list_head *chains, long res)
 {
 	struct async_req *first, *next;
 	u32 i;
@@ -248,7 +254,7 @@ static void async_cancel_chains(struct list_head *chains)
 		struct async_batch *batch = async_req_batch(first);
 
 		for (i = 0; i < first->chain_len; i++)
-			async_complete(batch, first + i, -ECANCELED);
+			async_complete(batch, first + i, res);
 		async_chain_done(batch, first);
 	}
 }
@@ -281,10 +287,16 @@ static bool async_recruit(struct async_ctx *ctx)
 	return true;
 }
 
+/*
+ * Creates a worker reserved by async_recruit() or async_queue_batch().  If
+ * that fails and no worker is left, the chains other callers queued in the
+ * meantime, counting on this one, complete with -EAGAIN.
+ */
 static int async_create_worker(struct async_ctx *ctx)
 {
 	struct async_worker *w;
 	struct task_struct *tsk;
+	LIST_HEAD(orphans);
 	int err = -ENOMEM;
 
 	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
@@ -305,7 +317,10 @@ fail:
 	spin_lock(&ctx->lock);
 	ctx->nr_workers--;
 	ctx->nr_waking--;
+	if (!ctx->nr_workers)
+		list_splice_init(&ctx->queue, &orphans);
 	spin_unlock(&ctx->lock);
+	async_cancel_chains(&orphans, -EAGAIN);
 	return err;
 }
 
@@ -321,7 +336,7 @@ static void async_worker_exit(struct async_worker *w)
 		list_splice_init(&ctx->queue, &orphans);
 	spin_unlock(&ctx->lock);
 
-	async_cancel_chains(&orphans);
+	async_cancel_chains(&orphans, -ECANCELED);
 	kfree(w);
 }
 
@@ -390,19 +405,37 @@ static int async_worker_fn(void *data)
 }
 
 /**
+ * async_ensure_worker() - make sure the process has a worker
+ * @ctx: The process's context.
+ *
+ * Called before anything is queued, so that a failure to create the first
+ * worker fails the call with nothing to undo.
+ *
+ * Return: 0, or the error creating the worker.
+ */
+int async_ensure_worker(struct async_ctx *ctx)
+{
+	bool spawn;
+
+	spin_lock(&ctx->lock);
+	spawn = !ctx->nr_workers;
+	if (spawn) {
+		ctx->nr_workers++;
+		ctx->nr_waking++;
+	}
+	spin_unlock(&ctx->lock);
+	return spawn ? async_create_worker(ctx) : 0;
+}
+
+/**
  * async_queue_batch() - queue the chains of a batch and get a worker going
  * @batch: Checked entries, with their chains set up.
- *
- * Return: 0, or an error if no worker exists and none could be created; the
- * batch is then not queued.
  */
-int async_queue_batch(struct async_batch *batch)
+void async_queue_batch(struct async_batch *batch)
 {
 	struct async_ctx *ctx = batch->ctx;
-	LIST_HEAD(orphans);
 	unsigned int i;
 	bool spawn;
-	int err;
 
 	spin_lock(&ctx->lock);
 	list_add_tail(&batch->node, &ctx->batches);
@@ -410,29 +443,8 @@ int async_queue_batch(struct async_batch *batch)
 		list_add_tail(&batch->reqs[i].node, &ctx->queue);
 	spawn = async_recruit(ctx);
 	spin_unlock(&ctx->lock);
-	if (!spawn)
-		return 0;
-
-	err = async_create_worker(ctx);
-	if (!err)
-		return 0;
-
-	/*
-	 * With no worker at all, nothing took our chains off the queue, and
-	 * nothing would run the chains other callers queued meanwhile.
-	 */
-	spin_lock(&ctx->lock);
-	if (ctx->nr_workers) {
-		spin_unlock(&ctx->lock);
-		return 0;
-	}
-	list_del(&batch->node);
-	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len)
-		list_del(&batch->reqs[i].node);
-	list_splice_init(&ctx->queue, &orphans);
-	spin_unlock(&ctx->lock);
-	async_cancel_chains(&orphans);
-	return err;
+	if (spawn)
+		async_create_worker(ctx);
 }
 
 /*
