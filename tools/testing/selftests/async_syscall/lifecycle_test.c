@@ -12,6 +12,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -541,6 +542,41 @@ TEST(worker_keeps_signals_blocked)
 	pid_t pid;
 
 	ASSERT_EQ(0, run_child(sigmask_child, NULL, &status, &pid));
+	ASSERT_EXITED(pid, status, 0);
+}
+
+/*
+ * With RLIMIT_NPROC at 0, a process that cannot create its first worker
+ * gets EAGAIN and nothing is left queued; the next call, with the limit
+ * back, works.
+ */
+static int nproc_child(void *p)
+{
+	struct rlimit none = { 0, 0 }, one = { 1, 1 };
+	struct timespec ts = { 0, 0 };
+	struct async_syscall e;
+
+	CHILD_ASSERT(setgroups(0, NULL) == 0);
+	CHILD_ASSERT(setresgid(65534, 65534, 65534) == 0);
+	CHILD_ASSERT(setrlimit(RLIMIT_NPROC, &none) == 0);
+	CHILD_ASSERT(setresuid(65534, 65534, 65534) == 0);
+	async_prep_nanosleep(&e, &ts);
+	e.done = 7;
+	CHILD_ASSERT(async_submit(&e, 1, 0) == -1 && errno == EAGAIN);
+	CHILD_ASSERT(e.done == 7);
+	/* Soft limit only: this uid has no other process to count. */
+	CHILD_ASSERT(setrlimit(RLIMIT_NPROC, &one) == 0 || errno == EPERM);
+	return 0;
+}
+
+TEST(no_worker_no_queue)
+{
+	int status = 0;
+	pid_t pid;
+
+	if (geteuid())
+		SKIP(return, "needs root to switch to an unprivileged uid");
+	ASSERT_EQ(0, run_child(nproc_child, NULL, &status, &pid));
 	ASSERT_EXITED(pid, status, 0);
 }
 
