@@ -288,7 +288,7 @@ static bool async_recruit(struct async_ctx *ctx)
 }
 
 /*
- * Creates a worker reserved by async_recruit() or async_queue_batch().  If
+ * Creates a worker reserved by async_recruit() or async_ensure_worker().  If
  * that fails and no worker is left, the chains other callers queued in the
  * meantime, counting on this one, complete with -EAGAIN.
  */
