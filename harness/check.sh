@@ -11,17 +11,10 @@ failed=
 # CMD succeeds and there are none.
 check()
 {
-	local name=$1 log=$2 pattern=$3 pid rc start findings
+	local name=$1 log=$2 pattern=$3 rc=0 findings
+
 	shift 3
-	say "$name (log: ${log#"$REPO"/})"
-	start=$SECONDS
-	"$@" >"$log" 2>&1 &
-	pid=$!
-	while ! wait_for "$pid" 15; do
-		printf '    ... %s: %ds\n' "$name" $((SECONDS - start)) >&2
-	done
-	rc=0
-	wait "$pid" || rc=$?
+	run_logged "$name" "$log" "$@" || rc=$?
 	findings=$(grep -E -- "$pattern" "$log" || true)
 	if [ -n "$findings" ]; then
 		printf '%s\n' "$findings" | sed 's/^/    /' >&2

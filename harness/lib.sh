@@ -38,11 +38,11 @@ fail()
 	exit 1
 }
 
-# step NAME LOG CMD...: run CMD with its output in LOG, printing progress
-# every 15 s, and fail with the log's tail if CMD fails.
-step()
+# run_logged NAME LOG CMD...: run CMD with its output in LOG, printing
+# progress every 15 s; returns CMD's status.
+run_logged()
 {
-	local name=$1 log=$2 start pid rc
+	local name=$1 log=$2 start pid rc=0
 	shift 2
 	say "$name (log: ${log#"$REPO"/})"
 	start=$SECONDS
@@ -52,8 +52,16 @@ step()
 		printf '    ... %s: %ds, %s\n' "$name" $((SECONDS - start)) \
 			"$(tail -n 1 "$log" | cut -c1-70)" >&2
 	done
-	rc=0
 	wait "$pid" || rc=$?
+	return "$rc"
+}
+
+# step NAME LOG CMD...: run_logged, and fail with the log's tail if CMD fails.
+step()
+{
+	local name=$1 log=$2 start=$SECONDS rc=0
+
+	run_logged "$@" || rc=$?
 	[ "$rc" = 0 ] || fail "$name" "$log" "exit status $rc"
 	printf '    done in %ds\n' $((SECONDS - start)) >&2
 }
