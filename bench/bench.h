@@ -69,6 +69,31 @@ static inline double median(double *v, int n)
 }
 
 /*
+ * One pass over @nfiles files in groups of @inflight: @group(first, n) does
+ * the work for files first to first + n - 1.  The time of every full group,
+ * less the clock overhead @clk, is appended to @v at *@nv.  Returns the
+ * pass's time per file, in ns.
+ */
+static inline double run_groups(void (*group)(unsigned int first, unsigned int n),
+				unsigned int nfiles, unsigned int inflight,
+				double clk, double *v, unsigned int *nv)
+{
+	__u64 start = now_ns();
+	unsigned int first;
+
+	for (first = 0; first < nfiles; first += inflight) {
+		unsigned int n = nfiles - first < inflight ?
+				 nfiles - first : inflight;
+		__u64 t0 = now_ns();
+
+		group(first, n);
+		if (n == inflight)
+			v[(*nv)++] = (double)(now_ns() - t0) - clk;
+	}
+	return (double)(now_ns() - start) / nfiles;
+}
+
+/*
  * One result line; stdout is flushed so that the console keeps the order.
  * BENCH_TAG, when set, is appended to the parameter: runs of the same
  * program in another setting (pinned to one CPU, say) stay apart.

@@ -193,7 +193,7 @@ int main(void)
 	unsigned int groups = (NFILES + INFLIGHT - 1) / INFLIGHT;
 	const char *param = "files=10000;inflight=32";
 	double *v, pass[99], clk;
-	unsigned int i, mi, g, nv;
+	unsigned int i, mi, nv;
 	char dir[64];
 	int r;
 
@@ -221,21 +221,9 @@ int main(void)
 			continue;
 		methods[mi].group(0, INFLIGHT);	/* warm up */
 		nv = 0;
-		for (r = 0; r < reps; r++) {
-			__u64 start = now_ns();
-
-			for (g = 0; g < groups; g++) {
-				unsigned int first = g * INFLIGHT;
-				unsigned int n = NFILES - first < INFLIGHT ?
-						 NFILES - first : INFLIGHT;
-				__u64 t0 = now_ns();
-
-				methods[mi].group(first, n);
-				if (n == INFLIGHT)
-					v[nv++] = (double)(now_ns() - t0) - clk;
-			}
-			pass[r] = (double)(now_ns() - start) / NFILES;
-		}
+		for (r = 0; r < reps; r++)
+			pass[r] = run_groups(methods[mi].group, NFILES,
+					     INFLIGHT, clk, v, &nv);
 		report("P3", param, methods[mi].name, "us_per_file",
 		       median(v, nv) / INFLIGHT / 1000);
 		report("P3", param, methods[mi].name, "us_per_file_wall",

@@ -130,7 +130,7 @@ int main(void)
 	const char *param = "files=1000;chain=5";
 	int reps = bench_reps(3);
 	double *v, pass[99], clk;
-	unsigned int i, mi, g, nv;
+	unsigned int i, mi, nv;
 	char dir[64];
 	int r;
 
@@ -157,22 +157,9 @@ int main(void)
 		methods[mi].group(0, INFLIGHT);	/* warm up */
 		nv = 0;
 		for (r = 0; r < reps; r++) {
-			__u64 start;
-
 			remove_copies();
-			start = now_ns();
-
-			for (g = 0; g < groups; g++) {
-				unsigned int first = g * INFLIGHT;
-				unsigned int n = NFILES - first < INFLIGHT ?
-						 NFILES - first : INFLIGHT;
-				__u64 t0 = now_ns();
-
-				methods[mi].group(first, n);
-				if (n == INFLIGHT)
-					v[nv++] = (double)(now_ns() - t0) - clk;
-			}
-			pass[r] = (double)(now_ns() - start) / NFILES;
+			pass[r] = run_groups(methods[mi].group, NFILES,
+					     INFLIGHT, clk, v, &nv);
 		}
 		report("P5", param, methods[mi].name, "us_per_file",
 		       median(v, nv) / INFLIGHT / 1000);
