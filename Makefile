@@ -17,9 +17,9 @@ BUILD := $(CURDIR)/.build
 export DEBUG KERNEL_SRC CMD
 
 ifeq ($(DEBUG),1)
-USEROBJ := $(BUILD)/obj-debug/user
+KOBJ := $(BUILD)/obj-debug
 else
-USEROBJ := $(BUILD)/obj/user
+KOBJ := $(BUILD)/obj
 endif
 
 .PHONY: all deps tree kernel user test run bench check vm vm-boot fuzz clean
@@ -42,7 +42,7 @@ test: user
 	@$(H)/test.sh
 
 run: user
-	@$(H)/vm.sh $(USEROBJ)/samples/async-demo
+	@$(H)/vm.sh $(KOBJ)/samples/async_syscall/async-demo
 
 bench: user
 	@$(H)/bench.sh

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the selftests and samples on the host against the exported UAPI headers.
+# Build the selftests on the host against the exported UAPI headers.  The
+# samples are built with the kernel (CONFIG_SAMPLE_ASYNC_SYSCALL).
 . "$(dirname "$0")/lib.sh"
 
 build_user()
@@ -10,9 +11,7 @@ build_user()
 	# The tests to run, without helpers such as the fuzzer.
 	make -s -C "$TREE/tools/testing/selftests/async_syscall" emit_tests |
 		sed 's/^[^:]*://' >"$USEROBJ/selftests/tests.list"
-	make -C "$TREE/samples/async_syscall" -f Makefile.host \
-		OUTPUT="$USEROBJ/samples" KHDR_INCLUDES="-isystem $HDR/include"
 }
 
-mkdir -p "$USEROBJ/selftests" "$USEROBJ/samples"
-step "build selftests and samples" "$LOGS/user.log" build_user
+mkdir -p "$USEROBJ/selftests"
+step "build selftests" "$LOGS/user.log" build_user
