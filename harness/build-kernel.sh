@@ -5,18 +5,10 @@
 
 frags=$HARNESS/config/base.config
 [ "${DEBUG:-0}" = 1 ] && frags="$frags $HARNESS/config/debug.config"
-kmake=(make -C "$TREE" O="$OBJ" ARCH=x86_64 -j"$JOBS")
-if command -v ccache >/dev/null; then
-	kmake+=(CC="ccache gcc")
-	# Relative paths let a fresh clone elsewhere hit the same cache.
-	export CCACHE_BASEDIR=$BUILD
-fi
 
 configure()
 {
-	"${kmake[@]}" tinyconfig
-	"$TREE"/scripts/kconfig/merge_config.sh -m -O "$OBJ" "$OBJ/.config" $frags
-	"${kmake[@]}" olddefconfig
+	kconfigure "$TREE" "$OBJ" $frags || return
 	# A fragment line that did not stick is a typo or a missing dependency.
 	local bad
 	bad=$(grep -h '^CONFIG_' $frags | grep -vxFf "$OBJ/.config" || true)
@@ -31,5 +23,5 @@ if [ "$(cat "$OBJ/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
 fi
 need_space 2000
 step "build kernel (from scratch about 10 min on 2 cores, after an edit under 1 min)" \
-	"$LOGS/kernel.log" "${kmake[@]}" bzImage
-step "export UAPI headers" "$LOGS/headers.log" "${kmake[@]}" headers_install INSTALL_HDR_PATH="$HDR"
+	"$LOGS/kernel.log" kmake "$TREE" "$OBJ" bzImage
+step "export UAPI headers" "$LOGS/headers.log" kmake "$TREE" "$OBJ" headers_install INSTALL_HDR_PATH="$HDR"

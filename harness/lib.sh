@@ -77,6 +77,42 @@ wait_for()
 	return 1
 }
 
+# kmake TREE OBJ ARG...: make in kernel tree TREE with its objects in OBJ,
+# through ccache when it is installed.
+kmake()
+{
+	local tree=$1 obj=$2 cc=()
+
+	shift 2
+	command -v ccache >/dev/null && cc=(CC="ccache gcc")
+	# Relative paths let a fresh clone elsewhere hit the same cache.
+	CCACHE_BASEDIR=$BUILD make -C "$tree" O="$obj" ARCH=x86_64 -j"$JOBS" "${cc[@]}" "$@"
+}
+
+# kconfigure TREE OBJ FRAGMENT...: tinyconfig with the fragments merged in.
+kconfigure()
+{
+	local tree=$1 obj=$2
+
+	shift 2
+	kmake "$tree" "$obj" tinyconfig &&
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$@" &&
+		kmake "$tree" "$obj" olddefconfig
+}
+
+# checkpatch_allowed FORMAT: print each PATH:TYPE of harness/checkpatch-allowed
+# through printf FORMAT PATH TYPE.
+checkpatch_allowed()
+{
+	local entry
+
+	grep -v -e '^#' -e '^$' "$HARNESS/checkpatch-allowed" |
+		while read -r entry; do
+			# shellcheck disable=SC2059
+			printf "$1" "${entry%%:*}" "${entry##*:}"
+		done
+}
+
 # check_dmesg FILE: fail on any kernel splat in a guest's dmesg.
 check_dmesg()
 {
