@@ -8,6 +8,7 @@
 #   make vm CMD='...'    run any host command in the guest
 #   make fuzz N=20000    run the randomized submitter in the guest (SEED=n)
 #   make check           static checks: checkpatch, kernel-doc, sparse, man page
+#   make series          the upstream patch series, each patch checked and built
 #   DEBUG=1              use the debug kernel (KASAN, lockdep, kmemleak, ...)
 #   KERNEL_SRC=/path     use your own 6.12 tree as the base
 
@@ -22,7 +23,7 @@ else
 KOBJ := $(BUILD)/obj
 endif
 
-.PHONY: all deps tree kernel user test run bench check vm vm-boot fuzz clean
+.PHONY: all deps tree kernel user test run bench check series vm vm-boot fuzz clean
 
 all: user
 
@@ -50,6 +51,10 @@ bench: user
 # checkpatch, kernel-doc, sparse and the man page lint; needs a built kernel.
 check: kernel
 	@$(H)/check.sh
+
+# series/*.msg over the prepared tree: .build/series/patches/.
+series: tree
+	@$(H)/series.sh
 
 # GNU make exits only 0, 1 or 2: $(exit-status) from harness/make-exit.c
 # hands the guest command's own status back.

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make series: the patch series for upstream, in .build/series/patches.
+# Each series/NN-*.msg is a commit message, a line "---", then the paths
+# that commit takes from the prepared tree.  The commits are made from base
+# in a worktree of $TREE and formatted with series/cover-letter; each patch
+# must pass checkpatch --strict and build on its own.
+. "$(dirname "$0")/lib.sh"
+
+OUT=$BUILD/series
+WT=$OUT/linux		# ../linux seen from $OUT/obj, as from $OBJ: ccache hits
+SOBJ=$OUT/obj
+PATCHDIR=$OUT/patches
+ENTRY="ASYNC SYSTEM CALLS"
+
+"$HARNESS/prepare-tree.sh"
+final=$(git -C "$TREE" rev-parse HEAD)
+author=$(git -C "$TREE" show "$final:MAINTAINERS" |
+	 sed -n "/^$ENTRY/,/^\$/s/^M:\t//p" | head -n 1)
+[ -n "$author" ] || fail "series" "" "no M: line in the MAINTAINERS entry $ENTRY"
+G=(git -C "$WT" -c user.name="${author% <*}" -c user.email="$(sed 's/.*<\(.*\)>/\1/' <<<"$author")")
+
+# The final MAINTAINERS, with only the F: lines of our entry whose paths
+# exist in the worktree, and without the entry while none does.
+maintainers()
+{
+	git -C "$TREE" show "$final:MAINTAINERS" | awk -v wt="$WT" -v entry="$ENTRY" '
+		index($0, entry) == 1 { inside = 1; buf = ""; kept = 0 }
+		inside && /^$/ { inside = 0; if (kept) printf "%s\n", buf; next }
+		inside && /^F:/ && system("test -e \"" wt "/" $2 "\"") { next }
+		inside { buf = buf $0 "\n"; kept += /^F:/; next }
+		{ print }'
+}
+
+make_commits()
+{
+	local msg paths
+
+	git -C "$TREE" worktree prune
+	git -C "$WT" rev-parse --git-dir >/dev/null 2>&1 ||
+		{ rm -rf "$WT" && git -C "$TREE" worktree add -q --detach "$WT" base; }
+	"${G[@]}" checkout -q -f -B series base
+	for msg in "$REPO"/series/[0-9]*.msg; do
+		mapfile -t paths < <(sed '1,/^---$/d; /^$/d' "$msg")
+		"${G[@]}" checkout -q "$final" -- "${paths[@]}"
+		maintainers >"$WT/MAINTAINERS"
+		"${G[@]}" add -A
+		sed '/^---$/,$d' "$msg" |
+			"${G[@]}" interpret-trailers --trailer "Signed-off-by: $author" |
+			"${G[@]}" commit -q -F -
+	done
+	# Every change of the prepared tree must be in some patch.
+	"${G[@]}" diff --stat --exit-code "$final"
+	"${G[@]}" config branch.series.description "$(cat "$REPO/series/cover-letter")"
+	rm -rf "$PATCHDIR"
+	"${G[@]}" format-patch -q --cover-letter --cover-from-description=subject \
+		--subject-prefix="RFC PATCH" --to=linux-kernel@vger.kernel.org \
+		--cc=linux-api@vger.kernel.org -o "$PATCHDIR" base..series
+}
+
+# Build the checked-out commit: tinyconfig + base.config, then the
+# selftests once they exist.
+build_commit()
+{
+	kconfigure "$WT" "$SOBJ" "$HARNESS/config/base.config" &&
+		kmake "$WT" "$SOBJ" bzImage || return
+	# The option can be set from the x86 wiring on, and must be.
+	if [ -e "$WT/arch/x86/entry/async_syscall.c" ]; then
+		grep -qx CONFIG_ASYNC_SYSCALL=y "$SOBJ/.config" ||
+			{ echo "CONFIG_ASYNC_SYSCALL is not set"; return 1; }
+	fi
+	[ -d "$WT/tools/testing/selftests/async_syscall" ] || return 0
+	mkdir -p "$SOBJ/selftests" &&
+		make -C "$WT/tools/testing/selftests/async_syscall" OUTPUT="$SOBJ/selftests" \
+			KHDR_INCLUDES="-isystem $SOBJ/usr/include"
+}
+
+# checkpatch_findings PATCH: "FILE:TYPE KIND" for each finding.
+checkpatch_findings()
+{
+	# Debian's python3 runs scripts/spdxcheck.py: it has python3-ply.
+	(cd "$WT" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --show-types "$1") | awk '
+		function flush() { if (kind != "") print (file == "" ? "-" : file) ":" type " " kind; kind = "" }
+		/^(ERROR|WARNING|CHECK):[A-Z_0-9]+:/ {
+			flush(); split($0, f, ":"); kind = f[1]; type = f[2]; file = ""; next
+		}
+		kind != "" && file == "" && match($0, /FILE: [^:]+/) { file = substr($0, RSTART + 6, RLENGTH - 6) }
+		END { flush() }'
+}
+
+need_space 2000
+mkdir -p "$OUT"
+step "commit and format the series" "$LOGS/series.log" make_commits
+mapfile -t commits < <(git -C "$WT" rev-list --reverse base..series)
+mapfile -t patches < <(ls "$PATCHDIR"/*.patch | tail -n +2)
+n=${#commits[@]}
+for ((i = 0; i < n; i++)); do
+	git -C "$WT" checkout -q "${commits[i]}"
+	step "patch $((i + 1))/$n: build it on its own" "$LOGS/series-build-$((i + 1)).log" build_commit
+done
+git -C "$WT" checkout -q series
+
+# count PATTERN TEXT: the lines of TEXT matching PATTERN.
+count()
+{
+	grep -c -E -- "$1" <<<"$2" || true
+}
+
+bad=0
+summary=()
+for p in "${patches[@]}"; do
+	all=$(checkpatch_findings "$p")
+	left=$(grep -v -E -f <(checkpatch_allowed '^%s:%s \n') <<<"$all" || true)
+	allowed=$(($(count . "$all") - $(count . "$left")))
+	summary+=("$(printf '  %-62s %d errors, %d warnings, %d checks (%d allowed)' \
+		"$(basename "$p")" "$(count ' ERROR$' "$left")" "$(count ' WARNING$' "$left")" \
+		"$(count ' CHECK$' "$left")" "$allowed")")
+	[ -z "$left" ] || { printf '%s\n' "$left" | sed "s|^|    $(basename "$p"): |" >&2; bad=1; }
+done
+say "checkpatch --strict on each patch (allowed: harness/checkpatch-allowed); each built on its own:"
+printf '%s\n' "${summary[@]}" >&2
+[ "$bad" = 0 ] || fail "checkpatch" "" "findings in the series above"
+say "series: ${PATCHDIR#"$REPO"/}/ ($n patches and a cover letter)"
