@@ -18,7 +18,8 @@ final=$(git -C "$TREE" rev-parse HEAD)
 author=$(git -C "$TREE" show "$final:MAINTAINERS" |
 	 sed -n "/^$ENTRY/,/^\$/s/^M:\t//p" | head -n 1)
 [ -n "$author" ] || fail "series" "" "no M: line in the MAINTAINERS entry $ENTRY"
-G=(git -C "$WT" -c user.name="${author% <*}" -c user.email="$(sed 's/.*<\(.*\)>/\1/' <<<"$author")")
+ident=(-c user.name="${author% <*}" -c user.email="$(sed 's/.*<\(.*\)>/\1/' <<<"$author")")
+G=(git -C "$WT" "${ident[@]}")
 
 # The final MAINTAINERS, with only the F: lines of our entry whose paths
 # exist in the worktree, and without the entry while none does.
@@ -56,6 +57,28 @@ make_commits()
 	"${G[@]}" format-patch -q --cover-letter --cover-from-description=subject \
 		--subject-prefix="RFC PATCH" --to=linux-kernel@vger.kernel.org \
 		--cc=linux-api@vger.kernel.org -o "$PATCHDIR" base..series
+	man_page_patch
+}
+
+# The man page goes to the man-pages project: a patch of its own, in
+# $PATCHDIR/man-pages.
+man_page_patch()
+{
+	local repo=$OUT/man-pages M=(git -C "$OUT/man-pages" "${ident[@]}")
+
+	rm -rf "$repo"
+	mkdir -p "$repo/man/man2"
+	cp "$REPO/man/man2/async_submit.2" "$repo/man/man2/"
+	"${M[@]}" init -q
+	"${M[@]}" add -A
+	printf '%s\n\n%s\n%s\n' "async_submit.2: New page" \
+		"Document async_submit(), proposed for Linux in the series" \
+		"\"$(head -n 1 "$REPO/series/cover-letter")\"." |
+		fmt -w 72 | "${M[@]}" interpret-trailers --trailer "Signed-off-by: $author" |
+		"${M[@]}" commit -q -F -
+	"${M[@]}" format-patch -q --root --subject-prefix="RFC PATCH man-pages" \
+		--to=alx@kernel.org --cc=linux-man@vger.kernel.org \
+		--cc=linux-api@vger.kernel.org -o "$PATCHDIR/man-pages"
 }
 
 # Build the checked-out commit: tinyconfig + base.config, then the
@@ -120,4 +143,4 @@ done
 say "checkpatch --strict on each patch (allowed: harness/checkpatch-allowed); each built on its own:"
 printf '%s\n' "${summary[@]}" >&2
 [ "$bad" = 0 ] || fail "checkpatch" "" "findings in the series above"
-say "series: ${PATCHDIR#"$REPO"/}/ ($n patches and a cover letter)"
+say "series: ${PATCHDIR#"$REPO"/}/ ($n patches and a cover letter), the man page in ${PATCHDIR#"$REPO"/}/man-pages/"

@@ -13,6 +13,7 @@
 #include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/err.h>
+#include <linux/futex.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -23,7 +24,6 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
-#include "../futex/futex.h"
 #include "async_syscall.h"
 
 #define CREATE_TRACE_POINTS
@@ -117,7 +117,7 @@ static void async_complete(struct async_batch *batch, struct async_req *req,
 	smp_wmb();
 	if (put_user(ASYNC_SYSCALL_DONE, &ue->done))
 		return;
-	futex_wake(&ue->done, FLAGS_SIZE_32, INT_MAX, FUTEX_BITSET_MATCH_ANY);
+	do_futex(&ue->done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0, 0);
 }
 
 static long async_issue(struct async_batch *batch, struct async_req *req)
@@ -253,8 +253,12 @@ static void async_cancel_chains(struct list_head *chains, long res)
 	list_for_each_entry_safe(first, next, chains, node) {
 		struct async_batch *batch = async_req_batch(first);
 
-		for (i = 0; i < first->chain_len; i++)
+		for (i = 0; i < first->chain_len; i++) {
 			async_complete(batch, first + i, res);
+			if (trace_complete_enabled())
+				trace_complete(first[i].index, first[i].nr, res,
+					       ktime_get_ns() - batch->submit_ns, 0);
+		}
 		async_chain_done(batch, first);
 	}
 }

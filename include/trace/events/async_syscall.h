@@ -61,8 +61,9 @@ TRACE_EVENT(start,
  * @index: Its index in the submitted array.
  * @nr: Its system call or operation number.
  * @result: Its result.
- * @queue_ns: Time from async_submit() until a worker started it.
- * @run_ns: Time it ran.
+ * @queue_ns: Time from async_submit() until a worker started it, or until
+ *	it was cancelled when no worker was left to take it.
+ * @run_ns: Time it ran; 0 when no worker took it.
  */
 TRACE_EVENT(complete,
 	TP_PROTO(unsigned int index, u32 nr, long result, u64 queue_ns,

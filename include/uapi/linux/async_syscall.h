@@ -62,7 +62,7 @@ struct async_syscall {
 #define ASYNC_SUBMIT_ABI_VERSION	(1U << 2)
 /*
  * Cancel the given entries of earlier calls: those not started complete
- * with -ECANCELED, a running one is interrupted.
+ * with -ECANCELED; an interruptible wait in a running one ends.
  */
 #define ASYNC_SUBMIT_CANCEL		(1U << 3)
 

@@ -21,7 +21,11 @@
 #include <linux/futex.h>
 
 #ifndef __NR_async_submit
+#if defined(__x86_64__) && !defined(__ILP32__)
 #define __NR_async_submit 463
+#else
+#error "async_submit() is only wired up for x86_64"
+#endif
 #endif
 #ifndef __NR_futex_waitv
 #define __NR_futex_waitv 449
