@@ -14,7 +14,8 @@ check()
 	local name=$1 log=$2 pattern=$3 rc=0 findings
 
 	shift 3
-	run_logged "$name" "$log" "$@" || rc=$?
+	run_logged "$name" "$log" "$@"
+	rc=$LOGGED_RC
 	findings=$(grep -E -- "$pattern" "$log" || true)
 	if [ -n "$findings" ]; then
 		printf '%s\n' "$findings" | sed 's/^/    /' >&2

@@ -39,10 +39,12 @@ fail()
 }
 
 # run_logged NAME LOG CMD...: run CMD with its output in LOG, printing
-# progress every 15 s; returns CMD's status.
+# progress every 15 s; sets LOGGED_RC to CMD's status.  Call it outside
+# any if, && or ||: there bash would ignore set -e in a CMD that is a
+# function, and a failed command in its middle would go unnoticed.
 run_logged()
 {
-	local name=$1 log=$2 start pid rc=0
+	local name=$1 log=$2 start pid
 	shift 2
 	say "$name (log: ${log#"$REPO"/})"
 	start=$SECONDS
@@ -52,17 +54,17 @@ run_logged()
 		printf '    ... %s: %ds, %s\n' "$name" $((SECONDS - start)) \
 			"$(tail -n 1 "$log" | cut -c1-70)" >&2
 	done
-	wait "$pid" || rc=$?
-	return "$rc"
+	LOGGED_RC=0
+	wait "$pid" || LOGGED_RC=$?
 }
 
 # step NAME LOG CMD...: run_logged, and fail with the log's tail if CMD fails.
 step()
 {
-	local name=$1 log=$2 start=$SECONDS rc=0
+	local name=$1 log=$2 start=$SECONDS
 
-	run_logged "$@" || rc=$?
-	[ "$rc" = 0 ] || fail "$name" "$log" "exit status $rc"
+	run_logged "$@"
+	[ "$LOGGED_RC" = 0 ] || fail "$name" "$log" "exit status $LOGGED_RC"
 	printf '    done in %ds\n' $((SECONDS - start)) >&2
 }
 

@@ -1325,14 +1325,14 @@ TEST(parallel_blocked_reads)
 	}
 	ASSERT_EQ(32, async_submit(e, 32, 0));
 	ASSERT_EQ(1, write(pipes[31][1], "x", 1));
-	ASSERT_EQ(0, wait_done(&e[31], WAIT_TIMEOUT_S));
+	ASSERT_EQ(0, wait_one(&e[31]));
 	ASSERT_RESULT(1, e, 31);
 	TH_LOG("%d worker threads", count_workers());
 	for (i = 0; i < 31; i++)
 		ASSERT_TRUE(async_pending(&e[i]));
 	for (i = 0; i < 31; i++)
 		ASSERT_EQ(1, write(pipes[i][1], "x", 1));
-	ASSERT_EQ(0, wait_all_done(e, 32, WAIT_TIMEOUT_S));
+	ASSERT_EQ(0, wait_all(e, 32));
 	for (i = 0; i < 32; i++) {
 		ASSERT_RESULT(1, e, i);
 		close(pipes[i][0]);
