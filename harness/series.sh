@@ -51,7 +51,8 @@ make_commits()
 			"${G[@]}" commit -q -F -
 	done
 	# Every change of the prepared tree must be in some patch.
-	"${G[@]}" diff --stat --exit-code "$final"
+	"${G[@]}" diff --quiet "$final" ||
+		{ echo "changes in no series/*.msg:"; "${G[@]}" diff --stat "$final"; return 1; }
 	"${G[@]}" config branch.series.description "$(cat "$REPO/series/cover-letter")"
 	rm -rf "$PATCHDIR"
 	"${G[@]}" format-patch -q --cover-letter --cover-from-description=subject \
