@@ -6,12 +6,10 @@
 
 build_user()
 {
-	make -C "$TREE/tools/testing/selftests/async_syscall" \
-		OUTPUT="$USEROBJ/selftests" KHDR_INCLUDES="-isystem $HDR/include"
+	make_selftests "$TREE" "$USEROBJ/selftests" "$HDR/include"
 	# The tests to run, without helpers such as the fuzzer.
 	make -s -C "$TREE/tools/testing/selftests/async_syscall" emit_tests |
 		sed 's/^[^:]*://' >"$USEROBJ/selftests/tests.list"
 }
 
-mkdir -p "$USEROBJ/selftests"
 step "build selftests" "$LOGS/user.log" build_user

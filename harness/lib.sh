@@ -102,6 +102,15 @@ kconfigure()
 		kmake "$tree" "$obj" olddefconfig
 }
 
+# make_selftests TREE OUTPUT INCLUDE: build our selftests of TREE in OUTPUT
+# against the UAPI headers in INCLUDE.
+make_selftests()
+{
+	mkdir -p "$2" &&
+		make -C "$1/tools/testing/selftests/async_syscall" OUTPUT="$2" \
+			KHDR_INCLUDES="-isystem $3"
+}
+
 # checkpatch_allowed FORMAT: print each PATH:TYPE of harness/checkpatch-allowed
 # through printf FORMAT PATH TYPE.
 checkpatch_allowed()

@@ -65,7 +65,8 @@ make_commits()
 # $PATCHDIR/man-pages.
 man_page_patch()
 {
-	local repo=$OUT/man-pages M=(git -C "$OUT/man-pages" "${ident[@]}")
+	local repo=$OUT/man-pages
+	local M=(git -C "$repo" "${ident[@]}")
 
 	rm -rf "$repo"
 	mkdir -p "$repo/man/man2"
@@ -94,9 +95,7 @@ build_commit()
 			{ echo "CONFIG_ASYNC_SYSCALL is not set"; return 1; }
 	fi
 	[ -d "$WT/tools/testing/selftests/async_syscall" ] || return 0
-	mkdir -p "$SOBJ/selftests" &&
-		make -C "$WT/tools/testing/selftests/async_syscall" OUTPUT="$SOBJ/selftests" \
-			KHDR_INCLUDES="-isystem $SOBJ/usr/include"
+	make_selftests "$WT" "$SOBJ/selftests" "$SOBJ/usr/include"
 }
 
 # checkpatch_findings PATCH: "FILE:TYPE KIND" for each finding.
