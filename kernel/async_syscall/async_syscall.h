@@ -46,7 +46,7 @@ enum async_req_state {
  * @cancelled: ASYNC_SUBMIT_CANCEL asked for it, under &async_ctx.lock.
  * @args: Arguments, with references still unresolved.
  * @result: The entry's result, kept for later references.
- * @node: On the first entry of a chain, link in &async_ctx.queue.
+ * @node: On the first entry of a chain, link in link in &async_ctx.queueasync_pool.queue.
  * @runner: On the first entry of a chain, the worker running it, under
  *	&async_ctx.lock.
  */
@@ -100,39 +100,75 @@ struct async_batch {
 
 /**
  * struct async_ctx - per-process state, hung off &signal_struct
- * @lock: Protects all fields but @inflight.
- * @queue: Chains waiting for a worker, by their first &async_req.
+ * @lock: Protects the pools, their queues and workers, and @batches.
+ * @pools: The &struct async_pool of each submitting thread and context.
  * @batches: Batches with entries pending, for ASYNC_SUBMIT_CANCEL.
- * @idle: Idle workers.
- * @nr_workers: Workers alive or being created.
- * @nr_waking: Workers woken or created that have not looked at @queue yet.
- * @max_workers: Bound on @nr_workers.
+ * @max_workers: Bound on the workers of one pool.
  * @inflight: Entries submitted and not completed.
  */
 struct async_ctx {
 	spinlock_t		lock;		/* guards all but @inflight */
-	struct list_head	queue;
+	struct list_head	pools;
 	struct list_head	batches;
+	unsigned int		max_workers;
+	atomic_t		inflight;
+};
+
+/**
+ * struct async_pool - the workers of one submitting thread in one context
+ * @ctx: The process's context.
+ * @node: Link in &async_ctx.pools.
+ * @owner: The submitting thread.
+ * @files: Its file table when the pool was made.
+ * @fs: Its root, cwd and umask when the pool was made.
+ * @nsproxy: Its namespaces when the pool was made.
+ * @queue: Chains waiting for a worker, by their first &async_req.
+ * @idle: Idle workers.
+ * @nr_workers: Workers alive or being created.
+ * @nr_waking: Workers woken or created that have not looked at @queue yet.
+ * @pins: Submitters between async_pool_get() and async_pool_unpin().
+ * @refs: @nr_workers plus @pins; the pool is freed at zero.
+ *
+ * Workers share @files, @fs and @nsproxy with @owner, who created them or
+ * whose workers did.  The key is only compared while @refs holds them.
+ */
+struct async_pool {
+	struct async_ctx	*ctx;
+	struct list_head	node;
+	struct task_struct	*owner;
+	struct files_struct	*files;
+	struct fs_struct	*fs;
+	struct nsproxy		*nsproxy;
+	struct list_head	queue;
 	struct list_head	idle;
 	unsigned int		nr_workers;
 	unsigned int		nr_waking;
-	unsigned int		max_workers;
-	atomic_t		inflight;
+	unsigned int		pins;
+	unsigned int		refs;
+};
+
+enum async_seccomp_verdict {
+	ASYNC_SECCOMP_ALLOW,
+	ASYNC_SECCOMP_DENY,
+	ASYNC_SECCOMP_KILL,
 };
 
 #define ASYNC_SUBMIT_ABI	1
 
 struct async_ctx *async_ctx_get(void);
-int async_ensure_worker(struct async_ctx *ctx);
-void async_queue_batch(struct async_batch *batch);
+struct async_pool *async_pool_get(struct async_ctx *ctx);
+void async_pool_unpin(struct async_pool *pool);
+int async_pool_prepare(struct async_pool *pool);
+void async_queue_batch(struct async_batch *batch, struct async_pool *pool);
 void async_batch_put(struct async_batch *batch);
 
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  bool wait);
 long async_probe(void __user *uentries, unsigned int nr, size_t size);
 long async_cancel(void __user *uentries, unsigned int nr, size_t size);
-bool async_seccomp_allows(struct async_batch *batch, u32 nr, const u64 *args,
-			  long *res);
+enum async_seccomp_verdict async_seccomp_check(struct async_batch *batch,
+					       u32 nr, const u64 *args,
+					       long *res);
 bool async_syscall_allowed(void);
 
 #endif /* _KERNEL_ASYNC_SYSCALL_H */

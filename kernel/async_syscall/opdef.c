@@ -92,7 +92,7 @@ static long async_fsync_range(const u64 *args)
 	u64 flags = args[3];
 	loff_t end = LLONG_MAX;
 
-	if (flags & ~ASYNC_FSYNC_DATASYNC)
+	if (flags & ~(u64)ASYNC_FSYNC_DATASYNC)
 		return -EINVAL;
 	if (start < 0 || nbytes < 0)
 		return -EINVAL;

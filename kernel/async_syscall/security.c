@@ -59,23 +59,27 @@ bool async_syscall_allowed(void)
 }
 
 /**
- * async_seccomp_allows() - run the submitter's seccomp filters on an entry
+ * async_seccomp_check() - run the submitter's seccomp filters on an entry
  * @batch: The entry's batch, holding the submitter's filters.
  * @nr: The entry's system call or operation number.
  * @args: Its arguments, references resolved.
  * @res: Where to store the entry's result when it may not run.
  *
- * The worker is not the thread the filters were written for, so actions
- * that act on the calling thread get the nearest safe equivalent: both
- * kills kill the process, as only the whole process is sure to include
- * the submitter; a trap, a tracer or a user-space supervisor cannot act on
- * a worker, so those entries fail with -ENOSYS, as a traced call does when
- * no tracer is attached.
+ * The verdict is logged as a system call's would be.  The worker is not
+ * the thread the filters were written for, so actions that act on the
+ * calling thread get the nearest safe equivalent: both kills, and any
+ * action this kernel does not know, kill the process with SIGSYS and a
+ * core dump, as only the whole process is sure to include the submitter;
+ * a trap, a tracer or a user-space supervisor cannot act on a worker, so
+ * those entries fail with -ENOSYS, as a traced call does when no tracer
+ * is attached.
  *
- * Return: true if the entry may run; if not, @res is its result.
+ * Return: %ASYNC_SECCOMP_ALLOW if the entry may run; otherwise @res is its
+ * result, and %ASYNC_SECCOMP_KILL means the worker has a SIGSYS to take.
  */
-bool async_seccomp_allows(struct async_batch *batch, u32 nr, const u64 *args,
-			  long *res)
+enum async_seccomp_verdict async_seccomp_check(struct async_batch *batch,
+					       u32 nr, const u64 *args,
+					       long *res)
 {
 	struct seccomp_data sd = {
 		.nr = nr,
@@ -85,24 +89,25 @@ bool async_seccomp_allows(struct async_batch *batch, u32 nr, const u64 *args,
 	u32 ret;
 
 	if (!batch->seccomp)
-		return true;
+		return ASYNC_SECCOMP_ALLOW;
 	memcpy(sd.args, args, sizeof(sd.args));
 	ret = seccomp_filter_eval(batch->seccomp, &sd);
 
 	switch (ret & SECCOMP_RET_ACTION_FULL) {
 	case SECCOMP_RET_ALLOW:
 	case SECCOMP_RET_LOG:
-		return true;
+		return ASYNC_SECCOMP_ALLOW;
 	case SECCOMP_RET_ERRNO:
 		*res = -(long)min_t(u32, ret & SECCOMP_RET_DATA, MAX_ERRNO);
-		return false;
-	case SECCOMP_RET_KILL_PROCESS:
-	case SECCOMP_RET_KILL_THREAD:
-		do_send_sig_info(SIGKILL, SEND_SIG_PRIV, current, PIDTYPE_TGID);
-		*res = -ECANCELED;
-		return false;
-	default:
+		return ASYNC_SECCOMP_DENY;
+	case SECCOMP_RET_TRAP:
+	case SECCOMP_RET_TRACE:
+	case SECCOMP_RET_USER_NOTIF:
 		*res = -ENOSYS;
-		return false;
+		return ASYNC_SECCOMP_DENY;
+	default:
+		force_sig_seccomp(nr, ret & SECCOMP_RET_DATA, true);
+		*res = -ECANCELED;
+		return ASYNC_SECCOMP_KILL;
 	}
 }

@@ -153,6 +153,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  bool wait)
 {
 	struct async_batch *batch;
+	struct async_pool *pool;
 	struct async_ctx *ctx;
 	unsigned int i;
 	long ret;
@@ -163,11 +164,17 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch = async_read_batch(uentries, nr, size);
 	if (IS_ERR(batch))
 		return PTR_ERR(batch);
+	pool = async_pool_get(ctx);
+	if (IS_ERR(pool)) {
+		kvfree(batch);
+		return PTR_ERR(pool);
+	}
 
 	ret = -EAGAIN;
 	if (atomic_add_return(nr, &ctx->inflight) > ASYNC_MAX_INFLIGHT)
 		goto out_inflight;
-	ret = async_ensure_worker(ctx);
+	/* -ERESTARTNOINTR when a signal is pending: nothing is queued yet. */
+	ret = async_pool_prepare(pool);
 	if (!ret)
 		ret = async_mark_pending(uentries, nr, size);
 	if (ret)
@@ -187,13 +194,15 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->ip = instruction_pointer(current_pt_regs());
 	init_completion(&batch->all_done);
 	batch->submit_ns = ktime_get_ns();
-	if (trace_submit_enabled()) {
+	if (trace_async_syscall_submit_enabled()) {
 		for (i = 0; i < nr; i++)
-			trace_submit(i, batch->reqs[i].nr, batch->reqs[i].flags,
-				     batch->reqs[i].arg_refs);
+			trace_async_syscall_submit(i, batch->reqs[i].nr,
+						   batch->reqs[i].flags,
+						   batch->reqs[i].arg_refs);
 	}
 
-	async_queue_batch(batch);
+	async_queue_batch(batch, pool);
+	async_pool_unpin(pool);
 	ret = nr;
 	/* On a signal the entries go on; their done words still report them. */
 	if (wait && wait_for_completion_interruptible(&batch->all_done))
@@ -203,6 +212,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 
 out_inflight:
 	atomic_sub(nr, &ctx->inflight);
+	async_pool_unpin(pool);
 	kvfree(batch);
 	return ret;
 }

@@ -2,6 +2,14 @@
 /*
  * Worker threads of the submitting process, and how entries run on them.
  *
+ * Each submitting thread has its own pool of workers, which share its file
+ * table, filesystem context and namespaces: a thread that unshares or
+ * enters a namespace gets a new pool.  Workers are created only by the
+ * submitter or by another worker of the same pool, so an entry always runs
+ * in the context it was submitted from, and a worker takes its scheduling
+ * policy, CPU affinity, NUMA policy, cgroup and I/O context from the
+ * submitter.
+ *
  * Work is queued by chain.  A worker takes a chain, runs its entries in
  * order and takes the next chain without sleeping.  Before running a chain
  * it recruits one more worker if work is still queued and no other worker
@@ -13,8 +21,11 @@
 #include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/err.h>
+#include <linux/fdtable.h>
+#include <linux/fs_struct.h>
 #include <linux/futex.h>
 #include <linux/mm.h>
+#include <linux/nsproxy.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -30,11 +41,24 @@
 #include <trace/events/async_syscall.h>
 
 #define ASYNC_WORKER_IDLE	(2 * HZ)
+/* Attempts to create a worker when the failure may be transient. */
+#define ASYNC_CREATE_TRIES	4
 
+/**
+ * struct async_worker - one worker thread
+ * @pool: The pool it belongs to.
+ * @task: Its thread.
+ * @idle_node: Link in &async_pool.idle while it sleeps.
+ * @dying: A fatal signal was taken: finish the chain cancelled, then exit.
+ * @kill_sig: Signal with which the process must die if the fatal signal
+ *	did not end it, after a seccomp kill.
+ */
 struct async_worker {
-	struct async_ctx	*ctx;
+	struct async_pool	*pool;
 	struct task_struct	*task;
 	struct list_head	idle_node;
+	bool			dying;
+	int			kill_sig;
 };
 
 struct async_ctx *async_ctx_get(void)
@@ -51,9 +75,8 @@ struct async_ctx *async_ctx_get(void)
 	if (!ctx)
 		return NULL;
 	spin_lock_init(&ctx->lock);
-	INIT_LIST_HEAD(&ctx->queue);
+	INIT_LIST_HEAD(&ctx->pools);
 	INIT_LIST_HEAD(&ctx->batches);
-	INIT_LIST_HEAD(&ctx->idle);
 	/* copy_process() enforces RLIMIT_NPROC itself; 0 must still allow one. */
 	ctx->max_workers = clamp_t(unsigned long, rlimit(RLIMIT_NPROC), 1,
 				   ASYNC_MAX_WORKERS);
@@ -66,8 +89,99 @@ struct async_ctx *async_ctx_get(void)
 
 void __async_syscall_free(struct async_ctx *ctx)
 {
-	WARN_ON_ONCE(ctx->nr_workers || !list_empty(&ctx->queue));
+	WARN_ON_ONCE(!list_empty(&ctx->pools));
 	kfree(ctx);
+}
+
+/*
+ * The pool's key is only compared while the pool has a worker or a pinning
+ * submitter, either of which keeps the files, fs and nsproxy alive.
+ */
+static bool async_pool_matches(struct async_pool *pool)
+{
+	return pool->owner == current && pool->files == current->files &&
+	       pool->fs == current->fs && pool->nsproxy == current->nsproxy;
+}
+
+/* Drops a reference; returns the pool if the caller must free it. */
+static struct async_pool *async_pool_unref(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
+{
+	if (--pool->refs)
+		return NULL;
+	list_del(&pool->node);
+	return pool;
+}
+
+static void async_pool_free(struct async_pool *pool)
+{
+	if (!pool)
+		return;
+	WARN_ON_ONCE(pool->nr_workers || !list_empty(&pool->queue));
+	put_task_struct(pool->owner);
+	kfree(pool);
+}
+
+/**
+ * async_pool_get() - the calling thread's pool for its current context
+ * @ctx: The process's context.
+ *
+ * The pool comes pinned: its workers do not go idle-exit until
+ * async_pool_unpin().
+ *
+ * Return: The pool, or ERR_PTR(-ENOMEM).
+ */
+struct async_pool *async_pool_get(struct async_ctx *ctx)
+{
+	struct async_pool *pool, *new = NULL;
+
+	for (;;) {
+		spin_lock(&ctx->lock);
+		list_for_each_entry(pool, &ctx->pools, node) {
+			if (async_pool_matches(pool))
+				goto found;
+		}
+		if (new) {
+			pool = new;
+			new = NULL;
+			list_add(&pool->node, &ctx->pools);
+			goto found;
+		}
+		spin_unlock(&ctx->lock);
+
+		new = kzalloc(sizeof(*new), GFP_KERNEL_ACCOUNT);
+		if (!new)
+			return ERR_PTR(-ENOMEM);
+		new->ctx = ctx;
+		new->owner = get_task_struct(current);
+		new->files = current->files;
+		new->fs = current->fs;
+		new->nsproxy = current->nsproxy;
+		INIT_LIST_HEAD(&new->queue);
+		INIT_LIST_HEAD(&new->idle);
+	}
+found:
+	pool->refs++;
+	pool->pins++;
+	spin_unlock(&ctx->lock);
+	if (new) {
+		put_task_struct(new->owner);
+		kfree(new);
+	}
+	return pool;
+}
+
+/* Undoes async_pool_get(). */
+void async_pool_unpin(struct async_pool *pool)
+{
+	struct async_ctx *ctx = pool->ctx;
+	struct async_pool *dead;
+
+	spin_lock(&ctx->lock);
+	pool->pins--;
+	dead = async_pool_unref(pool);
+	spin_unlock(&ctx->lock);
+	async_pool_free(dead);
 }
 
 void async_batch_put(struct async_batch *batch)
@@ -100,9 +214,11 @@ static void async_chain_done(struct async_batch *batch, struct async_req *first)
 }
 
 /*
- * The result goes first, then the done word with release ordering, then
- * the wakeup.  A fault means the caller unmapped the array: the completion
- * is dropped.
+ * The result goes first, then the done word, then the wakeup.  The full
+ * barrier makes the done store a release on every architecture: whoever
+ * sees it also sees the result, and everything the entry read of the
+ * caller's memory was read before the caller may reuse it.  A fault means
+ * the caller unmapped the array: the completion is dropped.
  */
 static void async_complete(struct async_batch *batch, struct async_req *req,
 			   long res)
@@ -113,14 +229,71 @@ static void async_complete(struct async_batch *batch, struct async_req *req,
 	ue = batch->uentries + (size_t)req->index * batch->entry_size;
 	if (put_user(res, &ue->result))
 		return;
-	/* Pairs with the waiter's acquire load of the done word. */
-	smp_wmb();
+	/* The result and the entry's reads of user memory before done. */
+	smp_mb();
 	if (put_user(ASYNC_SYSCALL_DONE, &ue->done))
 		return;
 	do_futex(&ue->done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0, 0);
 }
 
-static long async_issue(struct async_batch *batch, struct async_req *req)
+/*
+ * Takes what interrupted the worker: a cancel's notification, task work,
+ * a stop or a freeze, which only pause it, or a fatal signal.  Returns
+ * false once the worker must exit.
+ */
+static bool async_worker_signals(struct async_worker *w)
+{
+	struct ksignal ksig;
+
+	if (test_thread_flag(TIF_NOTIFY_SIGNAL))
+		clear_notify_signal();
+	if (task_work_pending(current))
+		task_work_run();
+	/* A worker blocks every signal but SIGKILL and SIGSTOP. */
+	if (task_sigpending(current) && get_signal(&ksig))
+		w->dying = true;
+	return !w->dying;
+}
+
+static bool async_restartable(long ret)
+{
+	switch (ret) {
+	case -ERESTARTSYS:
+	case -ERESTARTNOINTR:
+	case -ERESTARTNOHAND:
+	case -ERESTART_RESTARTBLOCK:
+		return true;
+	}
+	return false;
+}
+
+/*
+ * An entry interrupted by a stop, a freeze or task work restarts once the
+ * worker resumes, as the call would in the submitter.  A cancel, a fatal
+ * signal or an interruption with nothing behind it ends it with -EINTR:
+ * there is no user-mode return to restart from.  So does a signal that
+ * the entry's own mask let in (ppoll(), pselect6()): it is meant for a
+ * handler, which only a user thread can run, and goes back to one when
+ * the mask is restored.
+ */
+static bool async_may_restart(struct async_worker *w, struct async_req *req)
+{
+	bool interrupted = signal_pending(current) || task_work_pending(current);
+
+	if (READ_ONCE(req->cancelled) || !interrupted ||
+	    test_restore_sigmask())
+		return false;
+	return async_worker_signals(w) && !READ_ONCE(req->cancelled);
+}
+
+static long async_call(const struct async_op_def *def, u32 nr,
+		       const u64 *args)
+{
+	return def->issue ? def->issue(args) : arch_async_syscall(nr, args);
+}
+
+static long async_issue(struct async_worker *w, struct async_batch *batch,
+			struct async_req *req)
 {
 	const struct async_op_def *def = async_op_lookup(req->nr);
 	unsigned long refs = req->arg_refs;
@@ -135,20 +308,25 @@ static long async_issue(struct async_batch *batch, struct async_req *req)
 	for_each_set_bit(n, &refs, ASYNC_NR_ARGS)
 		args[n] = batch->reqs[req->args[n]].result;
 
-	if (!async_seccomp_allows(batch, req->nr, args, &ret))
+	switch (async_seccomp_check(batch, req->nr, args, &ret)) {
+	case ASYNC_SECCOMP_ALLOW:
+		break;
+	case ASYNC_SECCOMP_KILL:
+		w->kill_sig = SIGSYS;
+		w->dying = true;
 		return ret;
-	if (def->issue)
-		ret = def->issue(args);
-	else
-		ret = arch_async_syscall(req->nr, args);
+	default:
+		return ret;
+	}
 
-	/* There is no user-mode return to restart from. */
-	switch (ret) {
-	case -ERESTARTSYS:
-	case -ERESTARTNOINTR:
-	case -ERESTARTNOHAND:
-	case -ERESTART_RESTARTBLOCK:
-		ret = -EINTR;
+	ret = async_call(def, req->nr, args);
+	while (async_restartable(ret)) {
+		if (!async_may_restart(w, req))
+			return -EINTR;
+		if (ret == -ERESTART_RESTARTBLOCK)
+			ret = current->restart_block.fn(&current->restart_block);
+		else
+			ret = async_call(def, req->nr, args);
 	}
 	return ret;
 }
@@ -167,15 +345,17 @@ static bool async_start(struct async_ctx *ctx, struct async_req *req)
 
 /*
  * A worker never returns to user mode, where a thread normally drops what
- * a system call left behind.  Drop it here, so it does not leak into the
- * next entry: a cancel's notification; a signal mask set by ppoll() or
- * pselect6(); signals raised on this thread, such as SIGPIPE, which the
- * entry's error already reports.  Then do the work due on the way back
- * to user mode: deferred fput()s, memcg and blkcg throttling, and dropping
- * the request-key cache, which must not serve the next entry's creds.
+ * a system call left behind.  Do the work due on the way back to user
+ * mode first (deferred fput()s, memcg and blkcg throttling, dropping the
+ * request-key cache, which must not serve the next entry's creds), then
+ * drop what must not leak into the next entry: a cancel's notification, a
+ * signal mask set by ppoll() or pselect6(), signals raised on this thread
+ * such as SIGPIPE, which the entry's error already reports.  A stop or a
+ * freeze is taken here, as a pause between entries.
  */
-static void async_finish(struct async_ctx *ctx, struct async_req *req)
+static void async_finish(struct async_worker *w, struct async_req *req)
 {
+	struct async_ctx *ctx = w->pool->ctx;
 	/* Only exec changes a thread's sighand, and exec kills workers first. */
 	struct sighand_struct *sighand = rcu_dereference_protected(current->sighand, true);
 
@@ -183,25 +363,27 @@ static void async_finish(struct async_ctx *ctx, struct async_req *req)
 	req->state = ASYNC_REQ_DONE;
 	spin_unlock(&ctx->lock);
 
+	if (test_thread_flag(TIF_NOTIFY_RESUME))
+		resume_user_mode_work(NULL);
 	if (test_thread_flag(TIF_NOTIFY_SIGNAL))
 		clear_notify_signal();
+	if (task_work_pending(current))
+		task_work_run();
 	restore_saved_sigmask();
 	if (!sigisemptyset(&current->pending.signal)) {
 		spin_lock_irq(&sighand->siglock);
-		/* Keep a group exit's SIGKILL. */
-		if (!__fatal_signal_pending(current)) {
+		/* Keep a group exit's SIGKILL and a seccomp kill's SIGSYS. */
+		if (!__fatal_signal_pending(current) && !w->kill_sig) {
 			flush_sigqueue(&current->pending);
 			recalc_sigpending();
 		}
 		spin_unlock_irq(&sighand->siglock);
 	}
-	if (test_thread_flag(TIF_NOTIFY_RESUME))
-		resume_user_mode_work(NULL);
-	if (task_work_pending(current))
-		task_work_run();
+	if (task_sigpending(current))
+		async_worker_signals(w);
 }
 
-static void async_run_chain(struct async_req *first)
+static void async_run_chain(struct async_worker *w, struct async_req *first)
 {
 	struct async_batch *batch = async_req_batch(first);
 	struct async_ctx *ctx = batch->ctx;
@@ -218,22 +400,25 @@ static void async_run_chain(struct async_req *first)
 	old_cred = override_creds(batch->cred);
 	for (i = 0; i < first->chain_len; i++) {
 		struct async_req *req = first + i;
-		bool traced = trace_start_enabled() || trace_complete_enabled();
+		bool traced = trace_async_syscall_start_enabled() ||
+			      trace_async_syscall_complete_enabled();
 		u64 start_ns = traced ? ktime_get_ns() : 0;
 		long res = -ECANCELED;
 
-		trace_start(req->index, req->nr, start_ns - batch->submit_ns);
-		if (async_start(ctx, req) && !fatal_signal_pending(current) &&
+		trace_async_syscall_start(req->index, req->nr,
+					  start_ns - batch->submit_ns);
+		if (async_start(ctx, req) && !w->dying &&
+		    !fatal_signal_pending(current) &&
 		    (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)))
-			res = async_issue(batch, req);
+			res = async_issue(w, batch, req);
 		if (res < 0)
 			failed = true;
-		async_finish(ctx, req);
+		async_finish(w, req);
 		async_complete(batch, req, res);
 		if (traced)
-			trace_complete(req->index, req->nr, res,
-				       start_ns - batch->submit_ns,
-				       ktime_get_ns() - start_ns);
+			trace_async_syscall_complete(req->index, req->nr, res,
+						     start_ns - batch->submit_ns,
+						     ktime_get_ns() - start_ns);
 		cond_resched();
 	}
 	revert_creds(old_cred);
@@ -255,9 +440,11 @@ static void async_cancel_chains(struct list_head *chains, long res)
 
 		for (i = 0; i < first->chain_len; i++) {
 			async_complete(batch, first + i, res);
-			if (trace_complete_enabled())
-				trace_complete(first[i].index, first[i].nr, res,
-					       ktime_get_ns() - batch->submit_ns, 0);
+			if (trace_async_syscall_complete_enabled())
+				trace_async_syscall_complete(first[i].index,
+							     first[i].nr, res,
+							     ktime_get_ns() - batch->submit_ns,
+							     0);
 		}
 		async_chain_done(batch, first);
 	}
@@ -265,48 +452,48 @@ static void async_cancel_chains(struct list_head *chains, long res)
 
 static int async_worker_fn(void *data);
 
-/*
- * Wakes an idle worker, or reserves a new one, when work is queued and no
- * worker is already on its way to it.  Returns true when the caller must
- * create the reserved worker with async_create_worker().
- */
-static bool async_recruit(struct async_ctx *ctx)
-	__must_hold(&ctx->lock)
+/* Wakes an idle worker for queued work; true if there was one. */
+static bool async_wake_idle(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
 {
 	struct async_worker *w;
 
-	if (list_empty(&ctx->queue) || ctx->nr_waking)
+	w = list_first_entry_or_null(&pool->idle, struct async_worker,
+				     idle_node);
+	if (!w)
 		return false;
-	w = list_first_entry_or_null(&ctx->idle, struct async_worker, idle_node);
-	if (w) {
-		list_del_init(&w->idle_node);
-		ctx->nr_waking++;
-		wake_up_process(w->task);
-		return false;
-	}
-	if (ctx->nr_workers >= ctx->max_workers)
-		return false;
-	ctx->nr_workers++;
-	ctx->nr_waking++;
+	list_del_init(&w->idle_node);
+	pool->nr_waking++;
+	wake_up_process(w->task);
 	return true;
 }
 
-/*
- * Creates a worker reserved by async_recruit() or async_ensure_worker().  If
- * that fails and no worker is left, the chains other callers queued in the
- * meantime, counting on this one, complete with -EAGAIN.
- */
-static int async_create_worker(struct async_ctx *ctx)
+/* Counts a worker on its way before it exists, so that only one is made. */
+static void async_reserve_worker(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
 {
+	pool->nr_workers++;
+	pool->nr_waking++;
+	pool->refs++;
+}
+
+/*
+ * Creates a worker reserved with async_reserve_worker().  The caller is
+ * the pool's submitter or one of its workers, so the new thread shares
+ * their files, fs and namespaces.  On failure the reservation is undone.
+ */
+static int async_create_worker(struct async_pool *pool)
+{
+	struct async_ctx *ctx = pool->ctx;
+	struct async_pool *dead;
 	struct async_worker *w;
 	struct task_struct *tsk;
-	LIST_HEAD(orphans);
 	int err = -ENOMEM;
 
 	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
 	if (!w)
 		goto fail;
-	w->ctx = ctx;
+	w->pool = pool;
 	INIT_LIST_HEAD(&w->idle_node);
 	tsk = create_io_thread(async_worker_fn, w, NUMA_NO_NODE);
 	if (IS_ERR(tsk)) {
@@ -319,79 +506,147 @@ static int async_create_worker(struct async_ctx *ctx)
 	return 0;
 fail:
 	spin_lock(&ctx->lock);
-	ctx->nr_workers--;
-	ctx->nr_waking--;
-	if (!ctx->nr_workers)
-		list_splice_init(&ctx->queue, &orphans);
+	pool->nr_workers--;
+	pool->nr_waking--;
+	dead = async_pool_unref(pool);
 	spin_unlock(&ctx->lock);
-	async_cancel_chains(&orphans, -EAGAIN);
+	/* The caller holds a pin or is a worker: the pool lives on. */
+	WARN_ON_ONCE(dead);
 	return err;
+}
+
+/*
+ * A worker about to run a chain recruits the next one while work is
+ * queued and no worker is on its way.  Creating a thread fails while a
+ * signal is pending or under a transient shortage: take the interruption
+ * and try again.  If it still fails, the queued chains wait for this
+ * worker or another one of the pool, as they do at the worker bound.
+ */
+static void async_worker_recruit(struct async_worker *w)
+{
+	struct async_pool *pool = w->pool;
+	struct async_ctx *ctx = pool->ctx;
+	int tries, err;
+
+	for (tries = 0; tries < ASYNC_CREATE_TRIES; tries++) {
+		spin_lock(&ctx->lock);
+		if (list_empty(&pool->queue) || pool->nr_waking ||
+		    async_wake_idle(pool) ||
+		    pool->nr_workers >= ctx->max_workers) {
+			spin_unlock(&ctx->lock);
+			return;
+		}
+		async_reserve_worker(pool);
+		spin_unlock(&ctx->lock);
+
+		err = async_create_worker(pool);
+		if (!err)
+			return;
+		if (err != -EAGAIN && err != -ENOMEM && !async_restartable(err))
+			return;
+		if (!async_worker_signals(w))
+			return;
+	}
+}
+
+/**
+ * async_pool_prepare() - make sure a worker will take what is queued next
+ * @pool: The caller's pinned pool.
+ *
+ * Called before anything is queued, so that a failure to create a worker
+ * fails the call with nothing to undo.  A failure because a signal is
+ * pending restarts the call once the signal is handled.
+ *
+ * Return: 0, or the error creating the worker.
+ */
+int async_pool_prepare(struct async_pool *pool)
+{
+	struct async_ctx *ctx = pool->ctx;
+	bool spawn;
+
+	/* Idle workers stay while the pool is pinned; one on its way relays. */
+	spin_lock(&ctx->lock);
+	spawn = list_empty(&pool->idle) && !pool->nr_waking &&
+		pool->nr_workers < ctx->max_workers;
+	if (spawn)
+		async_reserve_worker(pool);
+	spin_unlock(&ctx->lock);
+	return spawn ? async_create_worker(pool) : 0;
 }
 
 /* The last worker to go cancels what is still queued: the process is dying. */
 static void async_worker_exit(struct async_worker *w)
-	__releases(&w->ctx->lock)
+	__releases(&w->pool->ctx->lock)
 {
-	struct async_ctx *ctx = w->ctx;
+	struct async_pool *pool = w->pool;
+	struct async_pool *dead;
 	LIST_HEAD(orphans);
 
-	ctx->nr_workers--;
-	if (!ctx->nr_workers)
-		list_splice_init(&ctx->queue, &orphans);
-	spin_unlock(&ctx->lock);
+	pool->nr_workers--;
+	if (!pool->nr_workers)
+		list_splice_init(&pool->queue, &orphans);
+	dead = async_pool_unref(pool);
+	spin_unlock(&pool->ctx->lock);
 
 	async_cancel_chains(&orphans, -ECANCELED);
+	async_pool_free(dead);
 	kfree(w);
 }
 
 static int async_worker_fn(void *data)
 {
 	struct async_worker *w = data;
-	struct async_ctx *ctx = w->ctx;
+	struct async_pool *pool = w->pool;
+	struct async_ctx *ctx = pool->ctx;
 	char name[TASK_COMM_LEN];
 	bool recruited = true;
 	bool timed_out = false;
+	int kill_sig;
 
 	snprintf(name, sizeof(name), "async-wrk-%d", task_tgid_vnr(current));
 	set_task_comm(current, name);
 
 	for (;;) {
 		struct async_req *first;
-		bool spawn;
 
 		if (signal_pending(current)) {
-			struct ksignal ksig;
-
 			__set_current_state(TASK_RUNNING);
-			/* True only for a fatal signal: exit or exec. */
-			if (get_signal(&ksig)) {
+			/* A stop may last: let another worker be recruited. */
+			if (recruited) {
 				spin_lock(&ctx->lock);
-				ctx->nr_waking -= recruited;
+				pool->nr_waking--;
+				spin_unlock(&ctx->lock);
+				recruited = false;
+			}
+			if (!async_worker_signals(w)) {
+				spin_lock(&ctx->lock);
 				break;
 			}
 		}
 
 		spin_lock(&ctx->lock);
-		ctx->nr_waking -= recruited;
+		pool->nr_waking -= recruited;
 		recruited = false;
-		first = list_first_entry_or_null(&ctx->queue, struct async_req,
+		first = list_first_entry_or_null(&pool->queue, struct async_req,
 						 node);
 		if (first) {
 			list_del(&first->node);
 			first->runner = current;
-			spawn = async_recruit(ctx);
 			spin_unlock(&ctx->lock);
-			if (spawn)
-				async_create_worker(ctx);
-			async_run_chain(first);
+			async_worker_recruit(w);
+			async_run_chain(w, first);
+			if (w->dying) {
+				spin_lock(&ctx->lock);
+				break;
+			}
 			timed_out = false;
 			cond_resched();
 			continue;
 		}
-		if (timed_out)
+		if (timed_out && !pool->pins)
 			break;
 
-		list_add(&w->idle_node, &ctx->idle);
+		list_add(&w->idle_node, &pool->idle);
 		__set_current_state(TASK_INTERRUPTIBLE);
 		spin_unlock(&ctx->lock);
 		timed_out = !schedule_timeout(ASYNC_WORKER_IDLE);
@@ -403,52 +658,40 @@ static int async_worker_fn(void *data)
 		if (recruited)
 			timed_out = false;
 	}
+	kill_sig = w->kill_sig;
 	async_worker_exit(w);
+	/*
+	 * A seccomp kill ends the process, as the core dump did unless it
+	 * could not be written; do_group_exit() keeps an earlier exit code.
+	 */
+	if (kill_sig)
+		do_group_exit(kill_sig);
 	/* Returning would take the thread to user mode. */
 	do_exit(0);
 }
 
 /**
- * async_ensure_worker() - make sure the process has a worker
- * @ctx: The process's context.
- *
- * Called before anything is queued, so that a failure to create the first
- * worker fails the call with nothing to undo.
- *
- * Return: 0, or the error creating the worker.
- */
-int async_ensure_worker(struct async_ctx *ctx)
-{
-	bool spawn;
-
-	spin_lock(&ctx->lock);
-	spawn = !ctx->nr_workers;
-	if (spawn) {
-		ctx->nr_workers++;
-		ctx->nr_waking++;
-	}
-	spin_unlock(&ctx->lock);
-	return spawn ? async_create_worker(ctx) : 0;
-}
-
-/**
  * async_queue_batch() - queue the chains of a batch and get a worker going
  * @batch: Checked entries, with their chains set up.
+ * @pool: The submitter's pool, prepared with async_pool_prepare().
  */
-void async_queue_batch(struct async_batch *batch)
+void async_queue_batch(struct async_batch *batch, struct async_pool *pool)
 {
 	struct async_ctx *ctx = batch->ctx;
+	LIST_HEAD(orphans);
 	unsigned int i;
-	bool spawn;
 
 	spin_lock(&ctx->lock);
 	list_add_tail(&batch->node, &ctx->batches);
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len)
-		list_add_tail(&batch->reqs[i].node, &ctx->queue);
-	spawn = async_recruit(ctx);
+		list_add_tail(&batch->reqs[i].node, &pool->queue);
+	if (!pool->nr_waking)
+		async_wake_idle(pool);
+	/* Only a fatal signal takes the last worker of a pinned pool. */
+	if (!pool->nr_workers)
+		list_splice_init(&pool->queue, &orphans);
 	spin_unlock(&ctx->lock);
-	if (spawn)
-		async_create_worker(ctx);
+	async_cancel_chains(&orphans, -ECANCELED);
 }
 
 /*
@@ -475,7 +718,7 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
 			continue;
 		if (req->state == ASYNC_REQ_DONE || req->cancelled)
 			continue;
-		req->cancelled = true;
+		WRITE_ONCE(req->cancelled, true);
 		count++;
 		if (req->state == ASYNC_REQ_RUNNING)
 			set_notify_signal(batch->reqs[chain].runner);

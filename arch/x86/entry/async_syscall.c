@@ -4,18 +4,23 @@
  */
 
 #include <linux/async_syscall.h>
+#include <linux/audit.h>
 #include <linux/nospec.h>
 #include <linux/sched/task_stack.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
+#include <trace/events/syscalls.h>
 
 /*
  * The worker never returns to user mode, so its own pt_regs are free to
  * carry the arguments, as the syscall entry code would have set them.
+ * Audit and the raw_syscalls tracepoints see the entry there as the
+ * system call it is; seccomp has already checked it for the submitter.
  */
 long arch_async_syscall(unsigned int nr, const u64 *args)
 {
 	struct pt_regs *regs = task_pt_regs(current);
+	long ret;
 
 	regs->di = args[0];
 	regs->si = args[1];
@@ -24,5 +29,14 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
 	regs->r8 = args[4];
 	regs->r9 = args[5];
 	regs->orig_ax = nr;
-	return x64_sys_call(regs, array_index_nospec(nr, NR_syscalls));
+
+	trace_sys_enter(regs, nr);
+	audit_syscall_entry(nr, regs->di, regs->si, regs->dx, regs->r10);
+
+	ret = x64_sys_call(regs, array_index_nospec(nr, NR_syscalls));
+
+	regs->ax = ret;
+	audit_syscall_exit(regs);
+	trace_sys_exit(regs, ret);
+	return ret;
 }

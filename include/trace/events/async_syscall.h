@@ -8,13 +8,13 @@
 #include <linux/tracepoint.h>
 
 /*
- * submit - an entry was checked and queued by async_submit()
+ * async_syscall_submit - an entry was checked and queued by async_submit()
  * @index: Its index in the submitted array.
  * @nr: Its system call or operation number.
  * @flags: Its ASYNC_SYSCALL_* flags.
  * @arg_refs: The arguments it takes from earlier results.
  */
-TRACE_EVENT(submit,
+TRACE_EVENT(async_syscall_submit,
 	TP_PROTO(unsigned int index, u32 nr, u32 flags, u32 arg_refs),
 	TP_ARGS(index, nr, flags, arg_refs),
 	TP_STRUCT__entry(
@@ -34,12 +34,12 @@ TRACE_EVENT(submit,
 );
 
 /*
- * start - a worker starts an entry
+ * async_syscall_start - a worker starts an entry
  * @index: Its index in the submitted array.
  * @nr: Its system call or operation number.
  * @queue_ns: Time since async_submit() queued it.
  */
-TRACE_EVENT(start,
+TRACE_EVENT(async_syscall_start,
 	TP_PROTO(unsigned int index, u32 nr, u64 queue_ns),
 	TP_ARGS(index, nr, queue_ns),
 	TP_STRUCT__entry(
@@ -57,7 +57,7 @@ TRACE_EVENT(start,
 );
 
 /*
- * complete - an entry completed, whether it ran or was cancelled
+ * async_syscall_complete - an entry completed, whether it ran or was cancelled
  * @index: Its index in the submitted array.
  * @nr: Its system call or operation number.
  * @result: Its result.
@@ -65,7 +65,7 @@ TRACE_EVENT(start,
  *	it was cancelled when no worker was left to take it.
  * @run_ns: Time it ran; 0 when no worker took it.
  */
-TRACE_EVENT(complete,
+TRACE_EVENT(async_syscall_complete,
 	TP_PROTO(unsigned int index, u32 nr, long result, u64 queue_ns,
 		 u64 run_ns),
 	TP_ARGS(index, nr, result, queue_ns, run_ns),

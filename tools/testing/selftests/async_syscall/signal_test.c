@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Job control and the other ways a worker is interrupted: a stop pauses an
+ * entry, which then restarts as the call would in the submitter, and the
+ * rest of its chain runs; 32-bit entry points do not have the call.
+ *
+ * The submitting process is a child, which the test stops and continues.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "async_test.h"
+
+#define X32_SYSCALL_BIT	0x40000000
+
+struct stopped {
+	int a[2];		/* the chain's first read */
+	int b[2];		/* its second read */
+	int go[2];		/* the child has submitted */
+	pid_t pid;
+};
+
+/* Waits until child @pid has a worker asleep in system call @nr. */
+static int wait_child_blocked(pid_t pid, long nr)
+{
+	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	int blocked;
+
+	do {
+		if (scan_workers(pid, pid, nr, &blocked) > 0 && blocked > 0)
+			return 0;
+		sleep_ms(POLL_MS);
+	} while (now_ns() < end);
+	return -ETIMEDOUT;
+}
+
+/* Stops child @pid, waits until it is stopped, and continues it. */
+static int stop_and_continue(pid_t pid)
+{
+	int status;
+
+	if (kill(pid, SIGSTOP))
+		return -errno;
+	if (waitpid(pid, &status, WUNTRACED) != pid || !WIFSTOPPED(status))
+		return -ECHILD;
+	if (kill(pid, SIGCONT))
+		return -errno;
+	if (waitpid(pid, &status, WCONTINUED) != pid || !WIFCONTINUED(status))
+		return -ECHILD;
+	return 0;
+}
+
+FIXTURE(stopped) {
+	struct stopped s;
+};
+
+FIXTURE_SETUP(stopped)
+{
+	ASSERT_EQ(0, pipe(self->s.a));
+	ASSERT_EQ(0, pipe(self->s.b));
+	ASSERT_EQ(0, pipe(self->s.go));
+	self->s.pid = -1;
+}
+
+FIXTURE_TEARDOWN(stopped)
+{
+	if (self->s.pid > 0) {
+		kill(self->s.pid, SIGKILL);
+		waitpid(self->s.pid, NULL, 0);
+	}
+}
+
+static void read_chain_child(struct stopped *s)
+{
+	struct async_syscall e[2] = {};
+	char buf[2];
+
+	async_prep_read(&e[0], s->a[0], &buf[0], 1);
+	async_prep_read(&e[1], s->b[0], &buf[1], 1);
+	async_chain(e, 2);
+	CHILD_ASSERT(async_submit(e, 2, 0) == 2);
+	CHILD_ASSERT(write(s->go[1], "s", 1) == 1);
+	CHILD_ASSERT(!wait_all_done(e, 2, WAIT_TIMEOUT_S * 2));
+	if (e[0].result != 1 || e[1].result != 1) {
+		fprintf(stderr, "# results %lld %lld\n", (long long)e[0].result,
+			(long long)e[1].result);
+		_exit(1);
+	}
+	_exit(0);
+}
+
+/*
+ * A read blocked when the process is stopped goes on reading once it is
+ * continued, and the next entry of its chain runs: a stop is a pause.
+ */
+TEST_F(stopped, blocked_read_restarts)
+{
+	int status;
+	char c;
+
+	self->s.pid = fork();
+	ASSERT_LE(0, self->s.pid);
+	if (!self->s.pid)
+		read_chain_child(&self->s);
+
+	ASSERT_EQ(1, read(self->s.go[0], &c, 1));
+	ASSERT_EQ(0, wait_child_blocked(self->s.pid, __NR_read));
+	ASSERT_EQ(0, stop_and_continue(self->s.pid));
+	ASSERT_EQ(1, write(self->s.a[1], "a", 1));
+	/* The second read blocks too; stop the process there again. */
+	ASSERT_EQ(0, wait_child_blocked(self->s.pid, __NR_read));
+	ASSERT_EQ(0, stop_and_continue(self->s.pid));
+	ASSERT_EQ(1, write(self->s.b[1], "b", 1));
+
+	ASSERT_EQ(0, wait_child(self->s.pid, CHILD_TIMEOUT_S, &status));
+	self->s.pid = -1;
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+static void nanosleep_child(struct stopped *s)
+{
+	struct timespec ts = { 1, 0 };
+	struct async_syscall e = {};
+
+	async_prep_nanosleep(&e, &ts);
+	CHILD_ASSERT(async_submit(&e, 1, 0) == 1);
+	CHILD_ASSERT(write(s->go[1], "s", 1) == 1);
+	CHILD_ASSERT(!wait_done(&e, WAIT_TIMEOUT_S));
+	if (e.result) {
+		fprintf(stderr, "# result %lld\n", (long long)e.result);
+		_exit(1);
+	}
+	_exit(0);
+}
+
+/* A sleep stopped halfway sleeps on through its restart block. */
+TEST_F(stopped, nanosleep_restarts)
+{
+	int status;
+	char c;
+
+	self->s.pid = fork();
+	ASSERT_LE(0, self->s.pid);
+	if (!self->s.pid)
+		nanosleep_child(&self->s);
+
+	ASSERT_EQ(1, read(self->s.go[0], &c, 1));
+	ASSERT_EQ(0, wait_child_blocked(self->s.pid, __NR_nanosleep));
+	ASSERT_EQ(0, stop_and_continue(self->s.pid));
+
+	ASSERT_EQ(0, wait_child(self->s.pid, CHILD_TIMEOUT_S, &status));
+	self->s.pid = -1;
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/* x32 callers have no async_submit(): only the x86_64 table has it. */
+TEST(x32_number_is_enosys)
+{
+	long ret = syscall(__NR_async_submit | X32_SYSCALL_BIT, NULL, 0, 0,
+			   ASYNC_SUBMIT_ABI_VERSION);
+
+	ASSERT_EQ(-1, ret);
+	ASSERT_EQ(ENOSYS, errno);
+}
+
+TEST_HARNESS_MAIN
