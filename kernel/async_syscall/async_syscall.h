@@ -46,7 +46,7 @@ enum async_req_state {
  * @cancelled: ASYNC_SUBMIT_CANCEL asked for it, under &async_ctx.lock.
  * @args: Arguments, with references still unresolved.
  * @result: The entry's result, kept for later references.
- * @node: On the first entry of a chain, link in link in &async_ctx.queueasync_pool.queue.
+ * @node: On the first entry of a chain, link in &async_pool.queue.
  * @runner: On the first entry of a chain, the worker running it, under
  *	&async_ctx.lock.
  */
@@ -122,6 +122,7 @@ struct async_ctx {
  * @files: Its file table when the pool was made.
  * @fs: Its root, cwd and umask when the pool was made.
  * @nsproxy: Its namespaces when the pool was made.
+ * @cred: Its credentials when the pool was made, which workers carry.
  * @queue: Chains waiting for a worker, by their first &async_req.
  * @idle: Idle workers.
  * @nr_workers: Workers alive or being created.
@@ -129,8 +130,9 @@ struct async_ctx {
  * @pins: Submitters between async_pool_get() and async_pool_unpin().
  * @refs: @nr_workers plus @pins; the pool is freed at zero.
  *
- * Workers share @files, @fs and @nsproxy with @owner, who created them or
- * whose workers did.  The key is only compared while @refs holds them.
+ * Workers share @files, @fs, @nsproxy and @cred with @owner, who created
+ * them or whose workers did.  The key is only compared while @refs holds
+ * them.
  */
 struct async_pool {
 	struct async_ctx	*ctx;
@@ -139,6 +141,7 @@ struct async_pool {
 	struct files_struct	*files;
 	struct fs_struct	*fs;
 	struct nsproxy		*nsproxy;
+	const struct cred	*cred;
 	struct list_head	queue;
 	struct list_head	idle;
 	unsigned int		nr_workers;

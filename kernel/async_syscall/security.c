@@ -8,6 +8,7 @@
 #include <linux/cred.h>
 #include <linux/init.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/task_stack.h>
 #include <linux/seccomp.h>
 #include <linux/sysctl.h>
 #include <linux/uidgid.h>
@@ -90,6 +91,8 @@ enum async_seccomp_verdict async_seccomp_check(struct async_batch *batch,
 
 	if (!batch->seccomp)
 		return ASYNC_SECCOMP_ALLOW;
+	/* The log and a kill's siginfo name the submitter's call site. */
+	instruction_pointer_set(task_pt_regs(current), batch->ip);
 	memcpy(sd.args, args, sizeof(sd.args));
 	ret = seccomp_filter_eval(batch->seccomp, &sd);
 

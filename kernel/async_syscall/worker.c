@@ -95,12 +95,15 @@ void __async_syscall_free(struct async_ctx *ctx)
 
 /*
  * The pool's key is only compared while the pool has a worker or a pinning
- * submitter, either of which keeps the files, fs and nsproxy alive.
+ * submitter, either of which keeps the files, fs, nsproxy and creds alive.
+ * Workers run entries with the batch's creds, but signals and ptrace judge
+ * them by their own, so those must be the submitter's too.
  */
 static bool async_pool_matches(struct async_pool *pool)
 {
 	return pool->owner == current && pool->files == current->files &&
-	       pool->fs == current->fs && pool->nsproxy == current->nsproxy;
+	       pool->fs == current->fs && pool->nsproxy == current->nsproxy &&
+	       pool->cred == current->real_cred;
 }
 
 /* Drops a reference; returns the pool if the caller must free it. */
@@ -157,6 +160,7 @@ struct async_pool *async_pool_get(struct async_ctx *ctx)
 		new->files = current->files;
 		new->fs = current->fs;
 		new->nsproxy = current->nsproxy;
+		new->cred = current->real_cred;
 		INIT_LIST_HEAD(&new->queue);
 		INIT_LIST_HEAD(&new->idle);
 	}
@@ -253,6 +257,25 @@ static bool async_worker_signals(struct async_worker *w)
 	if (task_sigpending(current) && get_signal(&ksig))
 		w->dying = true;
 	return !w->dying;
+}
+
+/*
+ * A seccomp kill: end the process now, as do_group_exit() would, so that
+ * no other thread goes on and nothing of the entry is reported.  A core
+ * dump, when one was written, has already done it.
+ */
+static void async_kill_process(int exit_code)
+{
+	struct signal_struct *sig = current->signal;
+	struct sighand_struct *sighand = rcu_dereference_protected(current->sighand, true);
+
+	spin_lock_irq(&sighand->siglock);
+	if (!(sig->flags & SIGNAL_GROUP_EXIT) && !sig->group_exec_task) {
+		sig->group_exit_code = exit_code;
+		sig->flags = SIGNAL_GROUP_EXIT;
+		zap_other_threads(current);
+	}
+	spin_unlock_irq(&sighand->siglock);
 }
 
 static bool async_restartable(long ret)
@@ -381,6 +404,8 @@ static void async_finish(struct async_worker *w, struct async_req *req)
 	}
 	if (task_sigpending(current))
 		async_worker_signals(w);
+	if (w->kill_sig)
+		async_kill_process(w->kill_sig);
 }
 
 static void async_run_chain(struct async_worker *w, struct async_req *first)
@@ -414,7 +439,8 @@ static void async_run_chain(struct async_worker *w, struct async_req *first)
 		if (res < 0)
 			failed = true;
 		async_finish(w, req);
-		async_complete(batch, req, res);
+		if (!w->kill_sig)
+			async_complete(batch, req, res);
 		if (traced)
 			trace_async_syscall_complete(req->index, req->nr, res,
 						     start_ns - batch->submit_ns,
@@ -468,6 +494,20 @@ static bool async_wake_idle(struct async_pool *pool)
 	return true;
 }
 
+/*
+ * A worker is gone or will not come: hand queued work to an idle worker,
+ * or, if none is left at all, to @orphans, to complete without running.
+ */
+static void async_pool_lost_worker(struct async_pool *pool,
+				   struct list_head *orphans)
+	__must_hold(&pool->ctx->lock)
+{
+	if (!pool->nr_workers)
+		list_splice_init(&pool->queue, orphans);
+	else if (!list_empty(&pool->queue) && !pool->nr_waking)
+		async_wake_idle(pool);
+}
+
 /* Counts a worker on its way before it exists, so that only one is made. */
 static void async_reserve_worker(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
@@ -488,8 +528,11 @@ static int async_create_worker(struct async_pool *pool)
 	struct async_pool *dead;
 	struct async_worker *w;
 	struct task_struct *tsk;
+	LIST_HEAD(orphans);
 	int err = -ENOMEM;
 
+	/* The new thread takes our creds: never an entry's overridden ones. */
+	WARN_ON_ONCE(current_cred() != current_real_cred());
 	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
 	if (!w)
 		goto fail;
@@ -508,8 +551,11 @@ fail:
 	spin_lock(&ctx->lock);
 	pool->nr_workers--;
 	pool->nr_waking--;
+	async_pool_lost_worker(pool, &orphans);
 	dead = async_pool_unref(pool);
 	spin_unlock(&ctx->lock);
+	/* Only a fatal signal takes the other workers: the process is dying. */
+	async_cancel_chains(&orphans, -ECANCELED);
 	/* The caller holds a pin or is a worker: the pool lives on. */
 	WARN_ON_ONCE(dead);
 	return err;
@@ -583,8 +629,7 @@ static void async_worker_exit(struct async_worker *w)
 	LIST_HEAD(orphans);
 
 	pool->nr_workers--;
-	if (!pool->nr_workers)
-		list_splice_init(&pool->queue, &orphans);
+	async_pool_lost_worker(pool, &orphans);
 	dead = async_pool_unref(pool);
 	spin_unlock(&pool->ctx->lock);
 
@@ -660,10 +705,7 @@ static int async_worker_fn(void *data)
 	}
 	kill_sig = w->kill_sig;
 	async_worker_exit(w);
-	/*
-	 * A seccomp kill ends the process, as the core dump did unless it
-	 * could not be written; do_group_exit() keeps an earlier exit code.
-	 */
+	/* The process is exiting: do_group_exit() keeps its exit code. */
 	if (kill_sig)
 		do_group_exit(kill_sig);
 	/* Returning would take the thread to user mode. */

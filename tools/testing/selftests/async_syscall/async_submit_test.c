@@ -1452,6 +1452,35 @@ TEST_F(scratch, fsync_range)
 	close(p[1]);
 }
 
+/*
+ * The flags argument is 64 bits wide: an unknown flag in its upper half is
+ * refused like one in its lower half, so that it can be given a meaning later.
+ */
+TEST_F(scratch, fsync_range_high_flags)
+{
+	struct async_syscall e[5];
+	int fd;
+
+	fd = openat(self->dirfd, "fs", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, "data", 4));
+
+	prep(&e[0], ASYNC_OP_FSYNC_RANGE, fd, 0, 0, 1ULL << 32, 0, 0);
+	prep(&e[1], ASYNC_OP_FSYNC_RANGE, fd, 0, 0,
+	     1ULL << 32 | ASYNC_FSYNC_DATASYNC, 0, 0);
+	prep(&e[2], ASYNC_OP_FSYNC_RANGE, fd, 0, 4096, 1ULL << 63, 0, 0);
+	prep(&e[3], ASYNC_OP_FSYNC_RANGE, fd, 0, 0, ~0ULL, 0, 0);
+	/* The only known flag still works. */
+	prep(&e[4], ASYNC_OP_FSYNC_RANGE, fd, 0, 0, ASYNC_FSYNC_DATASYNC, 0, 0);
+	ASSERT_EQ(5, async_submit(e, 5, ASYNC_SUBMIT_WAIT));
+	ASSERT_RESULT(-EINVAL, e, 0);
+	ASSERT_RESULT(-EINVAL, e, 1);
+	ASSERT_RESULT(-EINVAL, e, 2);
+	ASSERT_RESULT(-EINVAL, e, 3);
+	ASSERT_RESULT(0, e, 4);
+	close(fd);
+}
+
 /* --- ASYNC_SUBMIT_PROBE --------------------------------------------------- */
 
 TEST_F(scratch, probe)

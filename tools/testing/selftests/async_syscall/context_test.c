@@ -12,6 +12,7 @@
  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -28,6 +29,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 
@@ -687,6 +689,93 @@ TEST_F_TIMEOUT(context, signal_flood, FLOOD_CHILD_S + 30)
 		TH_LOG("entry %d: result %lld", r->bad_index, r->bad_result);
 	ASSERT_EQ(0, r->late_notes) TH_LOG("a chain ran twice");
 	munmap(r, 4096);
+}
+
+/* --- Credentials ---------------------------------------------------------- */
+
+#define NOBODY	65534
+
+/* The real uid of a worker of this process asleep in read(), or -1. */
+static long read_worker_uid(void)
+{
+	char path[300], buf[2048], *p;
+	struct dirent *d;
+	long uid = -1;
+	DIR *dir;
+
+	dir = opendir("/proc/self/task");
+	if (!dir)
+		return -1;
+	while (uid < 0 && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", d->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0 ||
+		    strncmp(buf, "async-wrk-", 10))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/syscall",
+			 d->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0 ||
+		    buf[0] == 'r' || strtol(buf, NULL, 10) != __NR_read)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/status",
+			 d->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		p = strstr(buf, "\nUid:");
+		if (p)
+			uid = strtol(p + 5, NULL, 10);
+	}
+	closedir(dir);
+	return uid;
+}
+
+/*
+ * Workers carry their submitter's credentials, by which signals and ptrace
+ * judge them.  A thread that drops to nobody for a while, with the raw
+ * system call that changes only its own credentials, has its workers made
+ * as nobody; once it is root again, its entries must not run on them, or
+ * nobody could kill or trace the threads that run root's entries.
+ */
+static int creds_child(void *arg)
+{
+	struct async_syscall e = {};
+	int64_t end;
+	char c = 0;
+	long uid;
+	int p[2];
+
+	CHILD_ASSERT(!pipe(p));
+	CHILD_ASSERT(!syscall(SYS_setresuid, NOBODY, NOBODY, 0));
+	async_prep_pread(&e, p[0], &c, 0, 0);
+	CHILD_ASSERT(async_submit_wait(&e, 1) == 1);
+	CHILD_ASSERT(!syscall(SYS_setresuid, 0, 0, 0));
+
+	memset(&e, 0, sizeof(e));
+	async_prep_read(&e, p[0], &c, 1);
+	CHILD_ASSERT(async_submit(&e, 1, 0) == 1);
+	end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	while ((uid = read_worker_uid()) < 0 && now_ns() < end)
+		sleep_ms(POLL_MS);
+	CHILD_ASSERT(write(p[1], "x", 1) == 1);
+	CHILD_ASSERT(!wait_done(&e, WAIT_TIMEOUT_S));
+	CHILD_ASSERT(e.result == 1);
+	if (uid != 0) {
+		fprintf(stderr, "# the read ran on a worker of uid %ld\n", uid);
+		return 1;
+	}
+	return 0;
+}
+
+TEST(creds_change_gets_new_workers)
+{
+	int status;
+
+	if (geteuid())
+		SKIP(return, "needs root to change uid");
+	ASSERT_EQ(0, run_child(creds_child, NULL, &status, NULL));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN

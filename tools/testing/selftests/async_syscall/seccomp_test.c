@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -206,6 +207,149 @@ struct child_arg {
 	unsigned int flags;
 };
 
+/* --- The kernel log -------------------------------------------------------- */
+
+/*
+ * Seccomp records (type=1326) go to the kernel log when no audit daemon
+ * takes them.  Longest wait for one to show there.
+ */
+#define KMSG_TIMEOUT_S	10
+#define KMSG_SIZE	(256 * 1024)
+#define RATELIMIT	"/proc/sys/kernel/printk_ratelimit"
+
+/* The records logged since kmsg_open(), each NUL-terminated. */
+struct kmsg {
+	int fd;
+	size_t len;
+	char buf[KMSG_SIZE];
+};
+
+/* Start reading the kernel log at its end: NULL if it cannot be read. */
+static struct kmsg *kmsg_open(void)
+{
+	struct kmsg *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd >= 0 && lseek(k->fd, 0, SEEK_END) >= 0)
+		return k;
+	if (k->fd >= 0)
+		close(k->fd);
+	free(k);
+	return NULL;
+}
+
+static void write_sysctl(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (write(fd, value, strlen(value)) < 0)
+		perror(path);
+	close(fd);
+}
+
+/*
+ * Without an audit daemon, records are printed through printk_ratelimit(),
+ * which must not drop them: turn the limit off, keeping the old value in
+ * @saved ("" if it cannot be changed) for ratelimit_restore().
+ */
+static void ratelimit_off(char *saved, size_t size)
+{
+	if (read_small(RATELIMIT, saved, size) <= 0) {
+		saved[0] = '\0';
+		return;
+	}
+	write_sysctl(RATELIMIT, "0");
+}
+
+static void ratelimit_restore(const char *saved)
+{
+	if (saved[0])
+		write_sysctl(RATELIMIT, saved);
+}
+
+/* Append the records logged since the last call: one per read(). */
+static void kmsg_drain(struct kmsg *k)
+{
+	char rec[8192];
+	ssize_t n;
+	size_t len;
+
+	for (;;) {
+		n = read(k->fd, rec, sizeof(rec) - 1);
+		if (n < 0 && (errno == EPIPE || errno == EINTR))
+			continue;	/* EPIPE: overwritten, go on */
+		if (n <= 0)
+			return;		/* EAGAIN: no more for now */
+		rec[n] = '\0';
+		/* The message, without the dictionary lines after it. */
+		len = strcspn(rec, "\n");
+		if (k->len + len + 1 > sizeof(k->buf))
+			return;
+		memcpy(k->buf + k->len, rec, len);
+		k->buf[k->len + len] = '\0';
+		k->len += len + 1;
+	}
+}
+
+/*
+ * Wait, up to KMSG_TIMEOUT_S, for a record that contains every string of
+ * the NULL-terminated @needles: the record, or NULL.
+ */
+static const char *kmsg_wait(struct kmsg *k, const char *const *needles)
+{
+	__s64 end = now_ns() + KMSG_TIMEOUT_S * NSEC_PER_SEC;
+	const char *p;
+	int i;
+
+	for (;;) {
+		kmsg_drain(k);
+		for (p = k->buf; p < k->buf + k->len; p += strlen(p) + 1) {
+			for (i = 0; needles[i] && strstr(p, needles[i]); i++)
+				;
+			if (!needles[i])
+				return p;
+		}
+		if (now_ns() >= end)
+			return NULL;
+		sleep_ms(POLL_MS);
+	}
+}
+
+/* Whether kernel.seccomp.actions_logged has @name. */
+static bool action_logged(const char *name)
+{
+	char buf[256], *tok, *save;
+
+	if (read_small("/proc/sys/kernel/seccomp/actions_logged", buf,
+		       sizeof(buf)) <= 0)
+		return false;
+	for (tok = strtok_r(buf, "\n ", &save); tok;
+	     tok = strtok_r(NULL, "\n ", &save)) {
+		if (!strcmp(tok, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The seccomp record of a worker of process @pid for system call @nr,
+ * with signal @sig: NULL if none shows up.
+ */
+static const char *seccomp_record(struct kmsg *k, pid_t pid, int nr, int sig)
+{
+	char who[64], what[64];
+
+	snprintf(who, sizeof(who), " pid=%d comm=\"async-wrk-", pid);
+	snprintf(what, sizeof(what), " sig=%d arch=%x syscall=%d ", sig,
+		 AUDIT_ARCH_X86_64, nr);
+	return kmsg_wait(k, (const char *const []){
+		"audit: type=1326 ", who, what, NULL });
+}
+
 /* --- RET_ERRNO ----------------------------------------------------------- */
 
 static int errno_openat_child(void *p)
@@ -326,6 +470,63 @@ TEST_F(sc, log_runs_errno_refuses)
 	ASSERT_LE(0, self->s.r->res[0]);
 	ASSERT_DONE_RES(-EACCES, self->s.r, 1);
 	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
+}
+
+/* Tests that read the records seccomp logs. */
+FIXTURE(logged) {
+	struct scratch s;
+	char ratelimit[32];
+};
+
+FIXTURE_SETUP(logged)
+{
+	scratch_setup(_metadata, &self->s);
+	ratelimit_off(self->ratelimit, sizeof(self->ratelimit));
+}
+
+FIXTURE_TEARDOWN_PARENT(logged)
+{
+	ratelimit_restore(self->ratelimit);
+	nftw(self->s.dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static int ret_log_child(void *p)
+{
+	struct child_arg *a = p;
+	struct async_syscall e;
+
+	/* No direct openat() from here on: only the entry is logged. */
+	CHILD_ASSERT(install_one(__NR_openat, SECCOMP_RET_LOG, 0) == 0);
+	async_prep_openat(&e, a->dirfd, FILE_NAME, O_RDONLY | O_CLOEXEC, 0);
+	poison(&e);
+	CHILD_ASSERT(submit_wait(&e, 1) == 0);
+	copy_results(a->r, &e, 1);
+	return 0;
+}
+
+/* RET_LOG on an entry logs it, from the worker, as the call it is. */
+TEST_F(logged, ret_log)
+{
+	struct child_arg a = { .dirfd = self->s.dirfd, .r = self->s.r };
+	const char *rec;
+	struct kmsg *k;
+	int status = 0;
+	pid_t pid;
+
+	if (!action_logged("log"))
+		SKIP(return, "kernel.seccomp.actions_logged has no \"log\"");
+	k = kmsg_open();
+	if (!k)
+		SKIP(return, "cannot read /dev/kmsg (need root)");
+	ASSERT_EQ(0, run_child(ret_log_child, &a, &status, &pid));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->s.r->done[0]);
+	ASSERT_LE(0, self->s.r->res[0]) TH_LOG("%s", strerror(-self->s.r->res[0]));
+	rec = seccomp_record(k, pid, __NR_openat, 0);
+	ASSERT_NE(NULL, rec) TH_LOG("no seccomp record for openat from a worker of %d",
+				    pid);
+	EXPECT_NE(NULL, strstr(rec, " code=0x7ffc0000")) TH_LOG("%s", rec);
 }
 
 /* --- Final arguments ----------------------------------------------------- */
@@ -479,15 +680,18 @@ TEST_F(sc, filter_of_submitting_thread)
 
 FIXTURE(kill) {
 	struct scratch s;
+	char ratelimit[32];
 };
 
 FIXTURE_SETUP(kill)
 {
 	scratch_setup(_metadata, &self->s);
+	ratelimit_off(self->ratelimit, sizeof(self->ratelimit));
 }
 
 FIXTURE_TEARDOWN_PARENT(kill)
 {
+	ratelimit_restore(self->ratelimit);
 	nftw(self->s.dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -501,6 +705,18 @@ FIXTURE_VARIANT_ADD(kill, kill_process) {
 
 FIXTURE_VARIANT_ADD(kill, kill_thread) {
 	.action = SECCOMP_RET_KILL_THREAD,
+};
+
+/*
+ * Actions seccomp does not know load, and kill the process when they are
+ * returned, as KILL_PROCESS does.
+ */
+FIXTURE_VARIANT_ADD(kill, unknown_action) {
+	.action = 0x00300000U,
+};
+
+FIXTURE_VARIANT_ADD(kill, unknown_action_high) {
+	.action = 0x7ffe0000U,
 };
 
 FIXTURE(enosys) {
@@ -551,9 +767,12 @@ static int kill_child(void *p)
 		RET(a->action),
 		RET(SECCOMP_RET_ALLOW),
 	};
+	struct rlimit no_core = { 0, 0 };
 	struct async_syscall e;
 	pthread_t t;
 
+	/* SIGSYS dumps core: leave no core file behind. */
+	CHILD_ASSERT(setrlimit(RLIMIT_CORE, &no_core) == 0);
 	/* Another thread, which must die with the process. */
 	CHILD_ASSERT(pthread_create(&t, NULL, idle_thread, NULL) == 0);
 	CHILD_ASSERT(INSTALL(f, 0) == 0);
@@ -572,8 +791,8 @@ static int kill_child(void *p)
 }
 
 /*
- * KILL_PROCESS and KILL_THREAD on an entry kill the whole process, before
- * the call runs.
+ * KILL_PROCESS, KILL_THREAD and unknown actions on an entry kill the whole
+ * process with SIGSYS, as seccomp kills a process, before the call runs.
  */
 TEST_F(kill, whole_process)
 {
@@ -588,9 +807,33 @@ TEST_F(kill, whole_process)
 		TH_LOG("child lived: exit %d, entry done %#x result %lld",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 		       self->s.r->done[0], (long long)self->s.r->res[0]);
-	ASSERT_TRUE(WTERMSIG(status) == SIGSYS || WTERMSIG(status) == SIGKILL)
-		TH_LOG("signal %d", WTERMSIG(status));
+	ASSERT_EQ(SIGSYS, WTERMSIG(status));
 	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
+}
+
+/* The kill is logged as seccomp logs one: signal SIGSYS, from the worker. */
+TEST_F(kill, logged)
+{
+	struct child_arg a = {
+		.dirfd = self->s.dirfd, .r = self->s.r, .action = variant->action,
+	};
+	const char *name = "kill_process";
+	struct kmsg *k;
+	int status = 0;
+	pid_t pid;
+
+	if (variant->action == SECCOMP_RET_KILL_THREAD)
+		name = "kill_thread";
+	if (!action_logged(name))
+		SKIP(return, "kernel.seccomp.actions_logged has no \"%s\"", name);
+	k = kmsg_open();
+	if (!k)
+		SKIP(return, "cannot read /dev/kmsg (need root)");
+	ASSERT_EQ(0, run_child(kill_child, &a, &status, &pid));
+	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("status %#x", status);
+	ASSERT_NE(NULL, seccomp_record(k, pid, __NR_unlinkat, SIGSYS))
+		TH_LOG("no seccomp record for unlinkat with sig=%d from a worker of %d",
+		       SIGSYS, pid);
 }
 
 /* Counted by a signal handler: atomic accesses keep every read fresh. */

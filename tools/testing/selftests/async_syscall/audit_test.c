@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * async_submit() and audit: every entry is audited as the system call it
+ * is, by the worker that runs it, with its own number, arguments, result
+ * and the paths it looked up.
+ *
+ * With no audit daemon registered, the kernel prints audit records to its
+ * log, where the tests read them back from /dev/kmsg.  A task only has an
+ * audit context if audit was enabled when it was created, so the tests
+ * enable audit first and then fork the process whose workers are audited.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/netlink.h>
+
+#include "../kselftest_harness.h"
+#include "async_test.h"
+
+/* Longest wait for a record to show in the kernel log. */
+#define KMSG_TIMEOUT_S	10
+#define KMSG_SIZE	(256 * 1024)
+#define RATELIMIT	"/proc/sys/kernel/printk_ratelimit"
+/* The flags of the audited openat(), which its record shows as a2. */
+#define OPEN_FLAGS	(O_RDONLY | O_CLOEXEC)
+
+/* --- The kernel log -------------------------------------------------------- */
+
+/* The records logged since kmsg_open(), each NUL-terminated. */
+struct kmsg {
+	int fd;
+	size_t len;
+	char buf[KMSG_SIZE];
+};
+
+/* Start reading the kernel log at its end: NULL if it cannot be read. */
+static struct kmsg *kmsg_open(void)
+{
+	struct kmsg *k = calloc(1, sizeof(*k));
+
+	if (!k)
+		return NULL;
+	k->fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (k->fd >= 0 && lseek(k->fd, 0, SEEK_END) >= 0)
+		return k;
+	if (k->fd >= 0)
+		close(k->fd);
+	free(k);
+	return NULL;
+}
+
+/* Append the records logged since the last call: one per read(). */
+static void kmsg_drain(struct kmsg *k)
+{
+	char rec[8192];
+	ssize_t n;
+	size_t len;
+
+	for (;;) {
+		n = read(k->fd, rec, sizeof(rec) - 1);
+		if (n < 0 && (errno == EPIPE || errno == EINTR))
+			continue;	/* EPIPE: overwritten, go on */
+		if (n <= 0)
+			return;		/* EAGAIN: no more for now */
+		rec[n] = '\0';
+		/* The message, without the dictionary lines after it. */
+		len = strcspn(rec, "\n");
+		if (k->len + len + 1 > sizeof(k->buf))
+			return;
+		memcpy(k->buf + k->len, rec, len);
+		k->buf[k->len + len] = '\0';
+		k->len += len + 1;
+	}
+}
+
+/*
+ * Wait, up to KMSG_TIMEOUT_S, for a record that contains every string of
+ * the NULL-terminated @needles: the record, or NULL.
+ */
+static const char *kmsg_wait(struct kmsg *k, const char *const *needles)
+{
+	__s64 end = now_ns() + KMSG_TIMEOUT_S * NSEC_PER_SEC;
+	const char *p;
+	int i;
+
+	for (;;) {
+		kmsg_drain(k);
+		for (p = k->buf; p < k->buf + k->len; p += strlen(p) + 1) {
+			for (i = 0; needles[i] && strstr(p, needles[i]); i++)
+				;
+			if (!needles[i])
+				return p;
+		}
+		if (now_ns() >= end)
+			return NULL;
+		sleep_ms(POLL_MS);
+	}
+}
+
+static void write_sysctl(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (write(fd, value, strlen(value)) < 0)
+		perror(path);
+	close(fd);
+}
+
+/*
+ * Without an audit daemon, records are printed through printk_ratelimit(),
+ * which must not drop them: turn the limit off, keeping the old value in
+ * @saved ("" if it cannot be changed) for ratelimit_restore().
+ */
+static void ratelimit_off(char *saved, size_t size)
+{
+	if (read_small(RATELIMIT, saved, size) <= 0) {
+		saved[0] = '\0';
+		return;
+	}
+	write_sysctl(RATELIMIT, "0");
+}
+
+static void ratelimit_restore(const char *saved)
+{
+	if (saved[0])
+		write_sysctl(RATELIMIT, saved);
+}
+
+/* --- Audit netlink --------------------------------------------------------- */
+
+/* Most payload audit_request() sends: a rule without strings. */
+#define AUDIT_PAYLOAD	sizeof(struct audit_rule_data)
+
+/* A NETLINK_AUDIT socket whose replies cannot hang a test: fd or -errno. */
+static int audit_open(void)
+{
+	struct timeval tv = { .tv_sec = WAIT_TIMEOUT_S };
+	int fd;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_AUDIT);
+	if (fd < 0)
+		return -errno;
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/*
+ * Send request @type with @len bytes of @data and wait for the kernel's
+ * acknowledgment; a reply of the same type (AUDIT_GET) is copied to @reply.
+ * Returns 0 or -errno.
+ */
+static int audit_request(int fd, int type, const void *data, size_t len,
+			 void *reply, size_t reply_len)
+{
+	static __u32 seq;
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct {
+		struct nlmsghdr nh;
+		char data[NLMSG_ALIGN(AUDIT_PAYLOAD)];
+	} req = {};
+	union {
+		struct nlmsghdr nh;
+		char raw[8192];
+	} resp;
+	bool acked = false, replied = !reply;
+	struct nlmsghdr *nh;
+	ssize_t n;
+	int err;
+
+	if (len > AUDIT_PAYLOAD)
+		return -E2BIG;
+	req.nh.nlmsg_len = NLMSG_LENGTH(len);
+	req.nh.nlmsg_type = type;
+	req.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.nh.nlmsg_seq = ++seq;
+	memcpy(NLMSG_DATA(&req.nh), data, len);
+	if (sendto(fd, &req, req.nh.nlmsg_len, 0, (struct sockaddr *)&kernel,
+		   sizeof(kernel)) < 0)
+		return -errno;
+
+	while (!acked || !replied) {
+		n = recv(fd, &resp, sizeof(resp), 0);
+		if (n < 0)
+			return -errno;
+		for (nh = &resp.nh; NLMSG_OK(nh, n); nh = NLMSG_NEXT(nh, n)) {
+			if (nh->nlmsg_seq != req.nh.nlmsg_seq)
+				continue;
+			if (nh->nlmsg_type == NLMSG_ERROR) {
+				err = ((struct nlmsgerr *)NLMSG_DATA(nh))->error;
+				if (err)
+					return err;
+				acked = true;
+			} else if (nh->nlmsg_type == type && reply) {
+				len = NLMSG_PAYLOAD(nh, 0);
+				memcpy(reply, NLMSG_DATA(nh),
+				       len < reply_len ? len : reply_len);
+				replied = true;
+			}
+		}
+	}
+	return 0;
+}
+
+static int audit_set_enabled(int fd, __u32 enabled)
+{
+	struct audit_status s = {
+		.mask = AUDIT_STATUS_ENABLED,
+		.enabled = enabled,
+	};
+
+	return audit_request(fd, AUDIT_SET, &s, sizeof(s), NULL, 0);
+}
+
+/*
+ * AUDIT_ADD_RULE or AUDIT_DEL_RULE of the rule "always audit openat() by
+ * process @pid on x86_64 at system call exit": 0 or -errno.
+ */
+static int audit_openat_rule(int fd, int op, pid_t pid)
+{
+	struct audit_rule_data rule = {
+		.flags = AUDIT_FILTER_EXIT,
+		.action = AUDIT_ALWAYS,
+		.field_count = 2,
+		.fields = { AUDIT_ARCH, AUDIT_PID },
+		.values = { AUDIT_ARCH_X86_64, pid },
+		.fieldflags = { AUDIT_EQUAL, AUDIT_EQUAL },
+	};
+
+	rule.mask[AUDIT_WORD(__NR_openat)] |= AUDIT_BIT(__NR_openat);
+	return audit_request(fd, op, &rule, sizeof(rule), NULL, 0);
+}
+
+/* --- Fixture --------------------------------------------------------------- */
+
+/* What the audited child saw. */
+struct report {
+	__s64 res[2];
+	__u32 done[2];
+};
+
+FIXTURE(audit) {
+	char dir[PATH_MAX / 2];
+	char path[PATH_MAX];
+	char missing[PATH_MAX];
+	struct report *r;
+	/* What the parent's teardown undoes. */
+	__u32 old_enabled;
+	bool set_enabled;
+	pid_t rule_pid;
+	char ratelimit[32];
+};
+
+FIXTURE_SETUP(audit)
+{
+	const char *base = getenv("SCRATCH");
+	struct audit_status s = {};
+	int fd;
+
+	if (geteuid() != 0)
+		SKIP(return, "audit control needs root");
+	fd = audit_open();
+	if (fd < 0)
+		SKIP(return, "no audit netlink socket (CONFIG_AUDIT?): %s",
+		     strerror(-fd));
+	ASSERT_EQ(0, audit_request(fd, AUDIT_GET, NULL, 0, &s, sizeof(s)));
+	close(fd);
+	if (s.enabled == 2)
+		SKIP(return, "audit configuration is locked");
+	self->old_enabled = s.enabled;
+
+	if (!base || !*base)
+		base = "/tmp";
+	snprintf(self->dir, sizeof(self->dir), "%s/async_audit.XXXXXX", base);
+	ASSERT_NE(NULL, mkdtemp(self->dir));
+	/* Names the records can be found by. */
+	snprintf(self->path, sizeof(self->path), "%s/audited-%d", self->dir,
+		 getpid());
+	snprintf(self->missing, sizeof(self->missing), "%s/missing-%d",
+		 self->dir, getpid());
+	fd = open(self->path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	ASSERT_LE(0, fd);
+	close(fd);
+	self->r = shared_page();
+	ASSERT_NE(NULL, self->r);
+	ratelimit_off(self->ratelimit, sizeof(self->ratelimit));
+}
+
+FIXTURE_TEARDOWN_PARENT(audit)
+{
+	int fd = audit_open();
+
+	if (fd >= 0) {
+		if (self->rule_pid)
+			audit_openat_rule(fd, AUDIT_DEL_RULE, self->rule_pid);
+		if (self->set_enabled)
+			audit_set_enabled(fd, self->old_enabled);
+		close(fd);
+	}
+	ratelimit_restore(self->ratelimit);
+	unlink(self->path);
+	rmdir(self->dir);
+}
+
+/* Wait for the go, then open @path, which is there, and @missing. */
+static void audited_child(const char *path, const char *missing,
+			  struct report *r, int go)
+{
+	struct async_syscall e[2];
+	char c;
+
+	CHILD_ASSERT(read(go, &c, 1) == 1);
+	async_prep_openat(&e[0], AT_FDCWD, path, OPEN_FLAGS, 0);
+	async_prep_openat(&e[1], AT_FDCWD, missing, OPEN_FLAGS, 0);
+	poison(&e[0]);
+	poison(&e[1]);
+	CHILD_ASSERT(async_submit(e, 2, 0) == 2);
+	CHILD_ASSERT(wait_all_done(e, 2, WAIT_TIMEOUT_S) == 0);
+	r->res[0] = e[0].result;
+	r->done[0] = e[0].done;
+	r->res[1] = e[1].result;
+	r->done[1] = e[1].done;
+	_exit(0);
+}
+
+/*
+ * The SYSCALL record of the openat() of @path by a worker of process
+ * @pid, with result @res, and the PATH record of the same event: NULL and
+ * NULL if either is missing.
+ */
+static const char *find_openat(struct kmsg *k, pid_t pid, const char *path,
+			       long long res, const char **path_rec)
+{
+	char who[64], call[64], args[32], result[64], serial[64], name[PATH_MAX + 16];
+	const char *rec, *p, *q;
+
+	*path_rec = NULL;
+	snprintf(who, sizeof(who), " pid=%d auid=", pid);
+	snprintf(call, sizeof(call), "arch=%x syscall=%d ", AUDIT_ARCH_X86_64,
+		 __NR_openat);
+	snprintf(args, sizeof(args), " a2=%x ", OPEN_FLAGS);
+	snprintf(result, sizeof(result), " success=%s exit=%lld ",
+		 res < 0 ? "no" : "yes", res);
+	rec = kmsg_wait(k, (const char *const []){
+		"audit: type=1300 ", who, " comm=\"async-wrk-", call, args,
+		result, NULL });
+	if (!rec)
+		return NULL;
+
+	/* "audit(<time>:<serial>)" ties the records of one event. */
+	p = strstr(rec, "audit(");
+	q = p ? strchr(p, ')') : NULL;
+	if (!q || q - p + 2 > sizeof(serial))
+		return NULL;
+	memcpy(serial, p, q - p + 1);
+	serial[q - p + 1] = '\0';
+	snprintf(name, sizeof(name), " name=\"%s\"", path);
+	*path_rec = kmsg_wait(k, (const char *const []){
+		"audit: type=1302 ", serial, name, NULL });
+	return rec;
+}
+
+/*
+ * Each entry is audited by its worker as the call it is: a SYSCALL record
+ * with the entry's number, arguments and result, and a PATH record with
+ * the name it opened.
+ */
+TEST_F(audit, openat_entries)
+{
+	const char *rec, *path_rec;
+	struct kmsg *k;
+	int fd, go[2], status = 0;
+	pid_t pid;
+
+	k = kmsg_open();
+	if (!k)
+		SKIP(return, "cannot read /dev/kmsg");
+	fd = audit_open();
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
+	ASSERT_EQ(0, audit_set_enabled(fd, 1));
+	self->set_enabled = true;
+
+	/* Forked once audit is enabled, so that its workers are audited. */
+	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(go[1]);
+		audited_child(self->path, self->missing, self->r, go[0]);
+	}
+	close(go[0]);
+	/* The rule names the child: no other process fills the log. */
+	self->rule_pid = pid;
+	status = audit_openat_rule(fd, AUDIT_ADD_RULE, pid);
+	if (status)
+		self->rule_pid = 0;
+	close(fd);
+	if (status) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		ASSERT_EQ(0, status) TH_LOG("adding the rule: %s", strerror(-status));
+	}
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	ASSERT_EQ(0, wait_child(pid, CHILD_TIMEOUT_S, &status));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->r->done[0]);
+	ASSERT_LE(0, self->r->res[0]) TH_LOG("%s", strerror(-self->r->res[0]));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->r->done[1]);
+	ASSERT_EQ(-ENOENT, self->r->res[1]);
+
+	rec = find_openat(k, pid, self->path, self->r->res[0], &path_rec);
+	ASSERT_NE(NULL, rec)
+		TH_LOG("no SYSCALL record of openat = %lld from a worker of %d",
+		       (long long)self->r->res[0], pid);
+	EXPECT_NE(NULL, path_rec) TH_LOG("no PATH record of %s for\n%s",
+					 self->path, rec);
+	rec = find_openat(k, pid, self->missing, -ENOENT, &path_rec);
+	ASSERT_NE(NULL, rec)
+		TH_LOG("no SYSCALL record of openat = %d from a worker of %d",
+		       -ENOENT, pid);
+	EXPECT_NE(NULL, path_rec) TH_LOG("no PATH record of %s for\n%s",
+					 self->missing, rec);
+}
+
+TEST_HARNESS_MAIN
