@@ -103,7 +103,7 @@ static bool async_pool_matches(struct async_pool *pool)
 {
 	return pool->owner == current && pool->files == current->files &&
 	       pool->fs == current->fs && pool->nsproxy == current->nsproxy &&
-	       pool->cred == current->real_cred;
+	       pool->cred == current_real_cred();
 }
 
 /* Drops a reference; returns the pool if the caller must free it. */
@@ -160,7 +160,7 @@ struct async_pool *async_pool_get(struct async_ctx *ctx)
 		new->files = current->files;
 		new->fs = current->fs;
 		new->nsproxy = current->nsproxy;
-		new->cred = current->real_cred;
+		new->cred = current_real_cred();
 		INIT_LIST_HEAD(&new->queue);
 		INIT_LIST_HEAD(&new->idle);
 	}
