@@ -122,7 +122,8 @@ struct async_ctx {
  * @files: Its file table when the pool was made.
  * @fs: Its root, cwd and umask when the pool was made.
  * @nsproxy: Its namespaces when the pool was made.
- * @cred: Its credentials when the pool was made, which workers carry.
+ * @cred: Its credentials when the pool was made, which workers carry;
+ *	a reference, as a thread keyring gives each worker its own copy.
  * @queue: Chains waiting for a worker, by their first &async_req.
  * @idle: Idle workers.
  * @nr_workers: Workers alive or being created.
@@ -130,9 +131,9 @@ struct async_ctx {
  * @pins: Submitters between async_pool_get() and async_pool_unpin().
  * @refs: @nr_workers plus @pins; the pool is freed at zero.
  *
- * Workers share @files, @fs, @nsproxy and @cred with @owner, who created
- * them or whose workers did.  The key is only compared while @refs holds
- * them.
+ * Workers share @files, @fs and @nsproxy with @owner, who created them or
+ * whose workers did, and carry @cred.  The key is only compared while
+ * @refs holds them.
  */
 struct async_pool {
 	struct async_ctx	*ctx;

@@ -95,7 +95,8 @@ void __async_syscall_free(struct async_ctx *ctx)
 
 /*
  * The pool's key is only compared while the pool has a worker or a pinning
- * submitter, either of which keeps the files, fs, nsproxy and creds alive.
+ * submitter, either of which keeps the files, fs and nsproxy alive; the
+ * pool holds the creds itself, as a worker may have a copy of its own.
  * Workers run entries with the batch's creds, but signals and ptrace judge
  * them by their own, so those must be the submitter's too.
  */
@@ -121,6 +122,7 @@ static void async_pool_free(struct async_pool *pool)
 	if (!pool)
 		return;
 	WARN_ON_ONCE(pool->nr_workers || !list_empty(&pool->queue));
+	put_cred(pool->cred);
 	put_task_struct(pool->owner);
 	kfree(pool);
 }
@@ -160,7 +162,7 @@ struct async_pool *async_pool_get(struct async_ctx *ctx)
 		new->files = current->files;
 		new->fs = current->fs;
 		new->nsproxy = current->nsproxy;
-		new->cred = current_real_cred();
+		new->cred = get_cred(current_real_cred());
 		INIT_LIST_HEAD(&new->queue);
 		INIT_LIST_HEAD(&new->idle);
 	}
@@ -169,6 +171,7 @@ found:
 	pool->pins++;
 	spin_unlock(&ctx->lock);
 	if (new) {
+		put_cred(new->cred);
 		put_task_struct(new->owner);
 		kfree(new);
 	}
