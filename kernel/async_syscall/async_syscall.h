@@ -130,6 +130,7 @@ struct async_ctx {
  * @nr_waking: Workers woken or created that have not looked at @queue yet.
  * @pins: Submitters between async_pool_get() and async_pool_unpin().
  * @refs: @nr_workers plus @pins; the pool is freed at zero.
+ * @retired: @owner has moved to another context; idle workers exit.
  *
  * Workers share @files, @fs and @nsproxy with @owner, who created them or
  * whose workers did, and carry @cred.  The key is only compared while
@@ -149,6 +150,7 @@ struct async_pool {
 	unsigned int		nr_waking;
 	unsigned int		pins;
 	unsigned int		refs;
+	bool			retired;
 };
 
 enum async_seccomp_verdict {

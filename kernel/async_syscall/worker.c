@@ -102,7 +102,8 @@ void __async_syscall_free(struct async_ctx *ctx)
  */
 static bool async_pool_matches(struct async_pool *pool)
 {
-	return pool->owner == current && pool->files == current->files &&
+	return !pool->retired && pool->owner == current &&
+	       pool->files == current->files &&
 	       pool->fs == current->fs && pool->nsproxy == current->nsproxy &&
 	       pool->cred == current_real_cred();
 }
@@ -127,6 +128,27 @@ static void async_pool_free(struct async_pool *pool)
 	kfree(pool);
 }
 
+/*
+ * The calling thread's context changed, so it will not submit to its old
+ * pools again: their idle workers go now rather than after the idle
+ * timeout, so that a thread that switches creds often does not pile up
+ * threads.
+ */
+static void async_retire_pools(struct async_ctx *ctx)
+	__must_hold(&ctx->lock)
+{
+	struct async_worker *w;
+	struct async_pool *pool;
+
+	list_for_each_entry(pool, &ctx->pools, node) {
+		if (pool->owner != current || pool->retired)
+			continue;
+		pool->retired = true;
+		list_for_each_entry(w, &pool->idle, idle_node)
+			wake_up_process(w->task);
+	}
+}
+
 /**
  * async_pool_get() - the calling thread's pool for its current context
  * @ctx: The process's context.
@@ -147,6 +169,7 @@ struct async_pool *async_pool_get(struct async_ctx *ctx)
 				goto found;
 		}
 		if (new) {
+			async_retire_pools(ctx);
 			pool = new;
 			new = NULL;
 			list_add(&pool->node, &ctx->pools);
@@ -691,7 +714,7 @@ static int async_worker_fn(void *data)
 			cond_resched();
 			continue;
 		}
-		if (timed_out && !pool->pins)
+		if ((timed_out || pool->retired) && !pool->pins)
 			break;
 
 		list_add(&w->idle_node, &pool->idle);
