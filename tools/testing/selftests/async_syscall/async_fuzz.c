@@ -126,7 +126,7 @@ struct report {
 	unsigned long progress;
 	int cancel_supported;
 	int finished;
-	char msg[2048];
+	char msg[16384];
 };
 
 static struct report *rep;
@@ -313,6 +313,16 @@ struct emeta {
 	bool touched;		/* a cancel covered it */
 };
 
+/* A cancel that covered entries of a slot's submission, for the report. */
+struct cancel_log {
+	unsigned long subs;	/* the fuzzer's submission counter then */
+	unsigned int a, b;	/* entries [a, b) */
+	unsigned int in_flight;	/* of them, not done before the call */
+	long ret;
+};
+
+#define MAX_CANCEL_LOG	8
+
 struct slot {
 	bool busy;
 	unsigned long id;
@@ -321,6 +331,8 @@ struct slot {
 	unsigned int n;
 	int64_t since;
 	struct emeta meta[MAX_N];
+	struct cancel_log cancels[MAX_CANCEL_LOG];
+	unsigned int ncancels;
 };
 
 static struct slot slots[NSLOTS];
@@ -1001,6 +1013,73 @@ static const char *entry_name(const struct slot *s, unsigned int i)
 	return s->meta[i].call >= 0 ? calls[s->meta[i].call].name : "refused";
 }
 
+static void __printf(1, 2) report_add(const char *fmt, ...)
+{
+	size_t len = strlen(rep->msg);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(rep->msg + len, sizeof(rep->msg) - len, fmt, ap);
+	va_end(ap);
+}
+
+static uint64_t final_arg(const struct slot *s, unsigned int i, unsigned int a);
+
+/*
+ * Everything needed to diagnose a failure of entry @bad from the log alone:
+ * each entry of its submission as submitted, its arguments as the call got
+ * them, its completion, and the cancels that covered the submission.
+ */
+static void report_slot(const struct slot *s, unsigned int bad)
+{
+	unsigned int i, a;
+
+	report_add("# submission %lu, %u entries of %zu bytes:\n", s->id, s->n,
+		   s->esize);
+	for (i = 0; i < s->n; i++) {
+		const struct async_syscall *e = ent(s, i);
+
+		report_add("# %c%2u %s nr %u flags %#x refs %#x args",
+			   i == bad ? '>' : ' ', i, entry_name(s, i), e->nr,
+			   e->flags, e->arg_refs);
+		for (a = 0; a < 6; a++)
+			report_add(" %#llx", (unsigned long long)e->args[a]);
+		for (a = 0; a < 6; a++) {
+			if (e->arg_refs & (1U << a))
+				report_add(" a%u=%#llx", a,
+					   (unsigned long long)final_arg(s, i, a));
+		}
+		report_add(" -> %lld done %#x%s\n", (long long)e->result, e->done,
+			   s->meta[i].touched ? " (cancel covered it)" : "");
+	}
+	for (i = 0; i < s->ncancels && i < MAX_CANCEL_LOG; i++)
+		report_add("# cancel at step %lu of entries %u-%u: %u in flight, returned %ld\n",
+			   s->cancels[i].subs, s->cancels[i].a,
+			   s->cancels[i].b - 1, s->cancels[i].in_flight,
+			   s->cancels[i].ret);
+	if (s->ncancels > MAX_CANCEL_LOG)
+		report_add("# and %u more cancels\n", s->ncancels - MAX_CANCEL_LOG);
+	if (!s->ncancels)
+		report_add("# no cancel covered this submission\n");
+}
+
+/* fail() for entry @i of slot @s, with the whole submission in the report. */
+static void __printf(3, 4) __noreturn fail_entry(const struct slot *s,
+						 unsigned int i,
+						 const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	report_add("submission %lu entry %u (%s): %s", s->id, i,
+		   entry_name(s, i), why);
+	report_slot(s, i);
+	fail("%s", "");
+}
+
 /* --- Checking completions ----------------------------------------------------- */
 
 /* The argument @a of entry @i as the call got it. */
@@ -1021,12 +1100,10 @@ static void check_result(const struct slot *s, unsigned int i)
 	bool ok = true;
 
 	if (res < -4095 || (res <= -512 && res >= -516))
-		fail("submission %lu entry %u (%s): result %lld is no errno\n",
-		     s->id, i, c->name, (long long)res);
+		fail_entry(s, i, "result %lld is no errno\n", (long long)res);
 	if (res == -ECANCELED || res == -EINTR) {
 		if (!s->meta[i].touched)
-			fail("submission %lu entry %u (%s): %s, not cancelled\n",
-			     s->id, i, c->name, strerror(-res));
+			fail_entry(s, i, "%s, not cancelled\n", strerror(-res));
 		return;
 	}
 	if (res < 0)
@@ -1057,8 +1134,7 @@ static void check_result(const struct slot *s, unsigned int i)
 		break;
 	}
 	if (!ok)
-		fail("submission %lu entry %u (%s): result %lld out of range\n",
-		     s->id, i, c->name, (long long)res);
+		fail_entry(s, i, "result %lld out of range\n", (long long)res);
 }
 
 /* All entries of @s completed: check them, chain by chain. */
@@ -1073,13 +1149,11 @@ static void check_slot(struct slot *s)
 		if (!i || !(ent(s, i - 1)->flags & ASYNC_SYSCALL_LINK))
 			failed = false;
 		if (e->done != ASYNC_SYSCALL_DONE)
-			fail("submission %lu entry %u (%s): done word %#x\n",
-			     s->id, i, entry_name(s, i), e->done);
+			fail_entry(s, i, "done word %#x\n", e->done);
 		if (failed && !(e->flags & ASYNC_SYSCALL_RUN_ANYWAY)) {
 			if (e->result != -ECANCELED)
-				fail("submission %lu entry %u (%s): %lld, chain failed before\n",
-				     s->id, i, entry_name(s, i),
-				     (long long)e->result);
+				fail_entry(s, i, "%lld, chain failed before\n",
+					   (long long)e->result);
 		} else {
 			check_result(s, i);
 		}
@@ -1111,8 +1185,8 @@ static void finish_slot(struct slot *s)
 		while (!async_done(ent(s, i))) {
 			left = end - now_ns();
 			if (left <= 0)
-				fail("submission %lu entry %u (%s): not done in %d s\n",
-				     s->id, i, entry_name(s, i), COMPLETE_S);
+				fail_entry(s, i, "not done in %d s\n",
+					   COMPLETE_S);
 			ts.tv_sec = left / NSEC_PER_SEC;
 			ts.tv_nsec = left % NSEC_PER_SEC;
 			async_wait(ent(s, i), &ts);
@@ -1309,6 +1383,7 @@ static void act_submit(void)
 	}
 
 	s->id = subs + 1;
+	s->ncancels = 0;
 	ret = submit_raw(p, nr, size, flags);
 	err = errno;
 	rep->progress++;
@@ -1399,6 +1474,12 @@ static void act_cancel(void)
 	if (s->busy) {
 		for (i = a; i < b; i++)
 			s->meta[i].touched = true;
+		if (s->ncancels < MAX_CANCEL_LOG)
+			s->cancels[s->ncancels] = (struct cancel_log){
+				.subs = subs, .a = a, .b = b,
+				.in_flight = in_flight, .ret = ret,
+			};
+		s->ncancels++;
 	}
 }
 
