@@ -43,6 +43,8 @@
 #define ASYNC_WORKER_IDLE	(2 * HZ)
 /* Attempts to create a worker when the failure may be transient. */
 #define ASYNC_CREATE_TRIES	4
+/* Restarts of one entry when nothing was pending to interrupt it. */
+#define ASYNC_QUIET_RESTARTS	8
 
 /**
  * struct async_worker - one worker thread
@@ -317,20 +319,24 @@ static bool async_restartable(long ret)
 }
 
 /*
- * An entry interrupted by a stop, a freeze or task work restarts once the
- * worker resumes, as the call would in the submitter.  A cancel, a fatal
- * signal or an interruption with nothing behind it ends it with -EINTR:
- * there is no user-mode return to restart from.  So does a signal that
- * the entry's own mask let in (ppoll(), pselect6()): it is meant for a
- * handler, which only a user thread can run, and goes back to one when
- * the mask is restored.
+ * A restart code means "run me again unless a handler ran", and no handler
+ * runs on a worker: an entry interrupted by a stop, a freeze, task work, or
+ * by something already gone when the call returned, restarts once the
+ * worker has taken the interruption, as the call would in the submitter.
+ * A cancel or a fatal signal ends it with -EINTR instead.  So does a signal
+ * that the entry's own mask let in (ppoll(), pselect6()): it is meant for a
+ * handler, which only a user thread can run, and goes back to one when the
+ * mask is restored.  @quiet counts restarts with nothing pending, bounded
+ * in case a call keeps returning a restart code on its own.
  */
-static bool async_may_restart(struct async_worker *w, struct async_req *req)
+static bool async_may_restart(struct async_worker *w, struct async_req *req,
+			      unsigned int *quiet)
 {
 	bool interrupted = signal_pending(current) || task_work_pending(current);
 
-	if (READ_ONCE(req->cancelled) || !interrupted ||
-	    test_restore_sigmask())
+	if (READ_ONCE(req->cancelled) || test_restore_sigmask())
+		return false;
+	if (!interrupted && ++*quiet > ASYNC_QUIET_RESTARTS)
 		return false;
 	return async_worker_signals(w) && !READ_ONCE(req->cancelled);
 }
@@ -347,7 +353,7 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 	const struct async_op_def *def = async_op_lookup(req->nr);
 	unsigned long refs = req->arg_refs;
 	u64 args[ASYNC_NR_ARGS];
-	unsigned int n;
+	unsigned int n, quiet = 0;
 	long ret;
 
 	if (WARN_ON_ONCE(IS_ERR(def)))
@@ -370,7 +376,7 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 
 	ret = async_call(def, req->nr, args);
 	while (async_restartable(ret)) {
-		if (!async_may_restart(w, req))
+		if (!async_may_restart(w, req, &quiet))
 			return -EINTR;
 		if (ret == -ERESTART_RESTARTBLOCK)
 			ret = current->restart_block.fn(&current->restart_block);
