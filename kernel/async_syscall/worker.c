@@ -420,11 +420,9 @@ static void async_finish(struct async_worker *w, struct async_req *req)
 
 	if (test_thread_flag(TIF_NOTIFY_RESUME))
 		resume_user_mode_work(NULL);
-	if (test_thread_flag(TIF_NOTIFY_SIGNAL))
-		clear_notify_signal();
-	if (task_work_pending(current))
-		task_work_run();
+	/* Before get_signal(), which must never see a handled signal. */
 	restore_saved_sigmask();
+	async_worker_signals(w);
 	if (!sigisemptyset(&current->pending.signal)) {
 		spin_lock_irq(&sighand->siglock);
 		/* Keep a group exit's SIGKILL and a seccomp kill's SIGSYS. */
@@ -434,8 +432,6 @@ static void async_finish(struct async_worker *w, struct async_req *req)
 		}
 		spin_unlock_irq(&sighand->siglock);
 	}
-	if (task_sigpending(current))
-		async_worker_signals(w);
 	if (w->kill_sig)
 		async_kill_process(w->kill_sig);
 }
@@ -527,11 +523,11 @@ static bool async_wake_idle(struct async_pool *pool)
 }
 
 /*
- * A worker is gone or will not come: hand queued work to an idle worker,
- * or, if none is left at all, to @orphans, to complete without running.
+ * Gets queued work going after it was queued or a worker was lost: wakes
+ * an idle worker unless one is already on its way, or, if no worker is
+ * left at all, moves the work to @orphans, to complete without running.
  */
-static void async_pool_lost_worker(struct async_pool *pool,
-				   struct list_head *orphans)
+static void async_pool_kick(struct async_pool *pool, struct list_head *orphans)
 	__must_hold(&pool->ctx->lock)
 {
 	if (!pool->nr_workers)
@@ -583,7 +579,7 @@ fail:
 	spin_lock(&ctx->lock);
 	pool->nr_workers--;
 	pool->nr_waking--;
-	async_pool_lost_worker(pool, &orphans);
+	async_pool_kick(pool, &orphans);
 	dead = async_pool_unref(pool);
 	spin_unlock(&ctx->lock);
 	/* Only a fatal signal takes the other workers: the process is dying. */
@@ -661,7 +657,7 @@ static void async_worker_exit(struct async_worker *w)
 	LIST_HEAD(orphans);
 
 	pool->nr_workers--;
-	async_pool_lost_worker(pool, &orphans);
+	async_pool_kick(pool, &orphans);
 	dead = async_pool_unref(pool);
 	spin_unlock(&pool->ctx->lock);
 
@@ -759,11 +755,8 @@ void async_queue_batch(struct async_batch *batch, struct async_pool *pool)
 	list_add_tail(&batch->node, &ctx->batches);
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len)
 		list_add_tail(&batch->reqs[i].node, &pool->queue);
-	if (!pool->nr_waking)
-		async_wake_idle(pool);
 	/* Only a fatal signal takes the last worker of a pinned pool. */
-	if (!pool->nr_workers)
-		list_splice_init(&pool->queue, &orphans);
+	async_pool_kick(pool, &orphans);
 	spin_unlock(&ctx->lock);
 	async_cancel_chains(&orphans, -ECANCELED);
 }
