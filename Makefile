@@ -5,6 +5,7 @@
 #   make test            build everything, run the selftests in the guest
 #   make run             build everything, run the demo in the guest
 #   make bench           build everything, run the benchmarks in the guest
+#   make profile P=...   perf profile of one benchmark in the guest
 #   make vm CMD='...'    run any host command in the guest
 #   make fuzz N=20000    run the randomized submitter in the guest (SEED=n)
 #   make check           static checks: checkpatch, kernel-doc, sparse, man page
@@ -23,7 +24,7 @@ else
 KOBJ := $(BUILD)/obj
 endif
 
-.PHONY: all deps tree kernel user test run bench check series vm vm-boot fuzz clean
+.PHONY: all deps tree kernel user test run bench profile check series vm vm-boot fuzz clean
 
 all: user
 
@@ -47,6 +48,10 @@ run: user
 
 bench: user
 	@$(H)/bench.sh
+
+# make profile P='p1_trivial async_futex 64': perf profile of one benchmark.
+profile: user
+	@$(H)/profile.sh $(P)
 
 # checkpatch, kernel-doc, sparse and the man page lint; needs a built kernel.
 check: kernel

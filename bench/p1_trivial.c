@@ -193,6 +193,7 @@ static const struct method {
 int main(void)
 {
 	unsigned int ops = getenv("BENCH_OPS") ? atoi(getenv("BENCH_OPS")) : 4096;
+	unsigned int only = getenv("BENCH_BATCH") ? atoi(getenv("BENCH_BATCH")) : 0;
 	unsigned int bi, mi, c;
 	char path[256], param[32];
 	double *v, clk;
@@ -212,6 +213,8 @@ int main(void)
 		unsigned int b = batches[bi];
 		unsigned int calls = ops / b > MIN_CALLS ? ops / b : MIN_CALLS;
 
+		if (only && b != only)
+			continue;
 		snprintf(param, sizeof(param), "batch=%u", b);
 		for (mi = 0; mi < ARRAY_SIZE(methods); mi++) {
 			__u64 start;
