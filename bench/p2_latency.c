@@ -3,8 +3,10 @@
  * P2: latency of one entry, from submit until the submitting thread, waiting
  * on the completion, sees it: p50 and p99 over many single submissions.
  *
- * async_submit() runs pread64(fd, buf, 0, 0) on an empty file and the
- * submitter waits on the entry's futex word; io_uring runs a NOP forced to
+ * async_submit() runs pread64(fd, buf, 0, 0) on an empty file, forced to a
+ * worker with ASYNC_SYSCALL_FORCE_ASYNC (it would otherwise complete inline,
+ * in the submitting thread), and the submitter waits on the entry's futex
+ * word; io_uring runs a NOP forced to
  * its io-wq worker with IOSQE_ASYNC (and, for reference, inline); the pool
  * hands the same pread to one of its threads.
  */
@@ -25,6 +27,7 @@ static void one_async(void)
 	struct async_syscall e;
 
 	async_prep_pread(&e, fd, buf, 0, 0);
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
 	if (async_submit(&e, 1, 0) != 1)
 		die("async_submit: %s", strerror(errno));
 	if (async_wait(&e, NULL))
@@ -36,6 +39,7 @@ static void one_async_wait(void)
 	struct async_syscall e;
 
 	async_prep_pread(&e, fd, buf, 0, 0);
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
 	if (async_submit(&e, 1, ASYNC_SUBMIT_WAIT) != 1 || e.result)
 		die("async_submit: %s", strerror(errno));
 }

@@ -9,6 +9,7 @@ struct async_ctx;
 
 #ifdef CONFIG_ASYNC_SYSCALL
 long arch_async_syscall(unsigned int nr, const u64 *args);
+void arch_async_trace_inline(unsigned int nr, const u64 *args, long ret);
 void __async_syscall_free(struct async_ctx *ctx);
 
 /* Called when the last thread of a process is gone: no worker is left. */

@@ -20,11 +20,15 @@
  * @nargs: Number of arguments it takes; references beyond it are refused.
  * @issue: Runs an asynchronous-only operation.  NULL for a system call,
  *	which runs through the architecture's system call dispatcher.
+ * @nowait: Runs the operation in the submitting thread if it completes
+ *	without blocking, or returns -EAGAIN having done nothing.  NULL if
+ *	it always goes to a worker.
  */
 struct async_op_def {
 	const char	*name;
 	unsigned int	nargs;
 	long		(*issue)(const u64 *args);
+	long		(*nowait)(const u64 *args);
 };
 
 const struct async_op_def *async_op_lookup(u32 nr);
@@ -44,6 +48,9 @@ enum async_req_state {
  * @chain_len: On the first entry of a chain, number of entries in it.
  * @state: &enum async_req_state, under &async_ctx.lock.
  * @cancelled: ASYNC_SUBMIT_CANCEL asked for it, under &async_ctx.lock.
+ * @allowed: The seccomp filters have let it run already.
+ * @chain_failed: On the entry a chain was handed to a worker at, an
+ *	earlier entry of the chain failed.
  * @args: Arguments, with references still unresolved.
  * @result: The entry's result, kept for later references.
  * @node: On the first entry of a chain, link in &async_pool.queue.
@@ -58,6 +65,8 @@ struct async_req {
 	u32			chain_len;
 	u8			state;
 	bool			cancelled;
+	bool			allowed;
+	bool			chain_failed;
 	u64			args[ASYNC_NR_ARGS];
 	s64			result;
 	struct list_head	node;
@@ -165,8 +174,19 @@ struct async_ctx *async_ctx_get(void);
 struct async_pool *async_pool_get(struct async_ctx *ctx);
 void async_pool_unpin(struct async_pool *pool);
 int async_pool_prepare(struct async_pool *pool);
-void async_queue_batch(struct async_batch *batch, struct async_pool *pool);
 void async_batch_put(struct async_batch *batch);
+
+int async_run_inline(struct async_batch *batch, struct list_head *punted);
+void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
+			struct list_head *chains);
+
+long async_nowait_read(const u64 *args);
+long async_nowait_readv_fpos(const u64 *args);
+long async_nowait_pread64(const u64 *args);
+long async_nowait_preadv(const u64 *args);
+long async_nowait_preadv2(const u64 *args);
+long async_nowait_openat(const u64 *args);
+long async_nowait_close(const u64 *args);
 
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  bool wait);

@@ -82,15 +82,16 @@ enum async_seccomp_verdict async_seccomp_check(struct async_batch *batch,
 					       u32 nr, const u64 *args,
 					       long *res)
 {
-	struct seccomp_data sd = {
-		.nr = nr,
-		.arch = syscall_get_arch(current),
-		.instruction_pointer = batch->ip,
-	};
+	struct seccomp_data sd;
 	u32 ret;
 
 	if (!batch->seccomp)
 		return ASYNC_SECCOMP_ALLOW;
+	sd = (struct seccomp_data) {
+		.nr = nr,
+		.arch = syscall_get_arch(current),
+		.instruction_pointer = batch->ip,
+	};
 	/* The log and a kill's siginfo name the submitter's call site. */
 	instruction_pointer_set(task_pt_regs(current), batch->ip);
 	memcpy(sd.args, args, sizeof(sd.args));

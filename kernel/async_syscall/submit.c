@@ -20,7 +20,8 @@
 #include "async_syscall.h"
 #include <trace/events/async_syscall.h>
 
-#define ASYNC_SYSCALL_FLAGS	(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY)
+#define ASYNC_SYSCALL_FLAGS	(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY | \
+				 ASYNC_SYSCALL_FORCE_ASYNC)
 
 static struct async_syscall __user *async_uentry(void __user *uentries,
 						 unsigned int index,
@@ -61,15 +62,29 @@ static int async_read_entry(struct async_syscall *e, void __user *uentries,
 			    unsigned int index, size_t size,
 			    unsigned int chain_start, unsigned int nr)
 {
+	struct async_syscall __user *ue = async_uentry(uentries, index, size);
+	unsigned int n;
 	int ret;
 
-	ret = copy_struct_from_user(e, sizeof(*e),
-				    async_uentry(uentries, index, size), size);
-	if (ret == -EFAULT)
-		return ret;
-	if (!ret)
-		ret = async_check_entry(e, index, chain_start, nr);
-	return ret;
+	if (size == sizeof(*e)) {
+		/* The common case: the fields the kernel reads, one window. */
+		if (!user_read_access_begin(ue, sizeof(*e)))
+			return -EFAULT;
+		unsafe_get_user(e->nr, &ue->nr, efault);
+		unsafe_get_user(e->flags, &ue->flags, efault);
+		for (n = 0; n < ASYNC_NR_ARGS; n++)
+			unsafe_get_user(e->args[n], &ue->args[n], efault);
+		unsafe_get_user(e->arg_refs, &ue->arg_refs, efault);
+		user_read_access_end();
+	} else {
+		ret = copy_struct_from_user(e, sizeof(*e), ue, size);
+		if (ret)
+			return ret;
+	}
+	return async_check_entry(e, index, chain_start, nr);
+efault:
+	user_read_access_end();
+	return -EFAULT;
 }
 
 static void async_report(void __user *uentries, unsigned int index,
@@ -105,7 +120,8 @@ static struct async_batch *async_read_batch(void __user *uentries,
 	struct async_syscall e;
 	int ret;
 
-	batch = kvzalloc(struct_size(batch, reqs, nr), GFP_KERNEL_ACCOUNT);
+	/* Not zeroed: every field is set here or before the batch is used. */
+	batch = kvmalloc(struct_size(batch, reqs, nr), GFP_KERNEL_ACCOUNT);
 	if (!batch)
 		return ERR_PTR(-ENOMEM);
 	batch->nr = nr;
@@ -119,10 +135,12 @@ static struct async_batch *async_read_batch(void __user *uentries,
 				async_report(uentries, i, size, ret);
 			goto fail;
 		}
-		req->nr = e.nr;
-		req->flags = e.flags;
-		req->arg_refs = e.arg_refs;
-		req->index = i;
+		*req = (struct async_req) {
+			.nr = e.nr,
+			.flags = e.flags,
+			.arg_refs = e.arg_refs,
+			.index = i,
+		};
 		memcpy(req->args, e.args, sizeof(req->args));
 		if (!(e.flags & ASYNC_SYSCALL_LINK)) {
 			batch->reqs[chain_start].chain_len = i - chain_start + 1;
@@ -135,18 +153,25 @@ fail:
 	return ERR_PTR(ret);
 }
 
-/* Only once nothing can fail the call any more may the done words change. */
+/*
+ * Only once nothing can fail the call any more may the done words change.
+ * This also proves the array writable before any entry runs.
+ */
 static int async_mark_pending(void __user *uentries, unsigned int nr,
 			      size_t size)
 {
 	unsigned int i;
 
-	for (i = 0; i < nr; i++) {
-		if (put_user(ASYNC_SYSCALL_PENDING,
-			     &async_uentry(uentries, i, size)->done))
-			return -EFAULT;
-	}
+	if (!user_write_access_begin(uentries, (size_t)nr * size))
+		return -EFAULT;
+	for (i = 0; i < nr; i++)
+		unsafe_put_user(ASYNC_SYSCALL_PENDING,
+				&async_uentry(uentries, i, size)->done, efault);
+	user_write_access_end();
 	return 0;
+efault:
+	user_write_access_end();
+	return -EFAULT;
 }
 
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
@@ -155,7 +180,9 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	struct async_batch *batch;
 	struct async_pool *pool;
 	struct async_ctx *ctx;
+	LIST_HEAD(chains);
 	unsigned int i;
+	int punted;
 	long ret;
 
 	ctx = async_ctx_get();
@@ -180,10 +207,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	if (ret)
 		goto out_inflight;
 
-	/* One reference for us, one for the chains until the last is done. */
-	refcount_set(&batch->refs, 2);
-	for (i = 0; i < nr; i += batch->reqs[i].chain_len)
-		atomic_inc(&batch->pending);
+	refcount_set(&batch->refs, 1);
 	batch->entry_size = size;
 	batch->uentries = uentries;
 	batch->cred = get_current_cred();
@@ -201,11 +225,22 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 						   batch->reqs[i].arg_refs);
 	}
 
-	async_queue_batch(batch, pool);
-	async_pool_unpin(pool);
 	ret = nr;
+	punted = async_run_inline(batch, &chains);
+	if (punted > 0) {
+		/* The chains hold a reference until the last is done. */
+		refcount_inc(&batch->refs);
+		atomic_set(&batch->pending, punted);
+		async_queue_chains(batch, pool, &chains);
+	} else if (punted < 0) {
+		/* A seccomp kill: the submitter dies on its way out. */
+		atomic_sub(nr, &ctx->inflight);
+		ret = punted;
+	}
+	async_pool_unpin(pool);
 	/* On a signal the entries go on; their done words still report them. */
-	if (wait && wait_for_completion_interruptible(&batch->all_done))
+	if (wait && punted > 0 &&
+	    wait_for_completion_interruptible(&batch->all_done))
 		ret = -EINTR;
 	async_batch_put(batch);
 	return ret;

@@ -18,6 +18,7 @@
  */
 
 #include <linux/async_syscall.h>
+#include <linux/audit.h>
 #include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/err.h>
@@ -259,13 +260,17 @@ static void async_complete(struct async_batch *batch, struct async_req *req,
 
 	req->result = res;
 	ue = batch->uentries + (size_t)req->index * batch->entry_size;
-	if (put_user(res, &ue->result))
+	if (!user_write_access_begin(ue, sizeof(*ue)))
 		return;
+	unsafe_put_user(res, &ue->result, efault);
 	/* The result and the entry's reads of user memory before done. */
 	smp_mb();
-	if (put_user(ASYNC_SYSCALL_DONE, &ue->done))
-		return;
+	unsafe_put_user(ASYNC_SYSCALL_DONE, &ue->done, efault);
+	user_write_access_end();
 	do_futex(&ue->done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0, 0);
+	return;
+efault:
+	user_write_access_end();
 }
 
 /*
@@ -347,23 +352,31 @@ static long async_call(const struct async_op_def *def, u32 nr,
 	return def->issue ? def->issue(args) : arch_async_syscall(nr, args);
 }
 
+static void async_resolve_args(struct async_batch *batch,
+			       struct async_req *req, u64 *args)
+{
+	unsigned long refs = req->arg_refs;
+	unsigned int n;
+
+	memcpy(args, req->args, sizeof(req->args));
+	for_each_set_bit(n, &refs, ASYNC_NR_ARGS)
+		args[n] = batch->reqs[req->args[n]].result;
+}
+
 static long async_issue(struct async_worker *w, struct async_batch *batch,
 			struct async_req *req)
 {
 	const struct async_op_def *def = async_op_lookup(req->nr);
-	unsigned long refs = req->arg_refs;
 	u64 args[ASYNC_NR_ARGS];
-	unsigned int n, quiet = 0;
+	unsigned int quiet = 0;
 	long ret;
 
 	if (WARN_ON_ONCE(IS_ERR(def)))
 		return PTR_ERR(def);
 
-	memcpy(args, req->args, sizeof(args));
-	for_each_set_bit(n, &refs, ASYNC_NR_ARGS)
-		args[n] = batch->reqs[req->args[n]].result;
-
-	switch (async_seccomp_check(batch, req->nr, args, &ret)) {
+	async_resolve_args(batch, req, args);
+	switch (req->allowed ? ASYNC_SECCOMP_ALLOW :
+		async_seccomp_check(batch, req->nr, args, &ret)) {
 	case ASYNC_SECCOMP_ALLOW:
 		break;
 	case ASYNC_SECCOMP_KILL:
@@ -441,7 +454,7 @@ static void async_run_chain(struct async_worker *w, struct async_req *first)
 	struct async_batch *batch = async_req_batch(first);
 	struct async_ctx *ctx = batch->ctx;
 	const struct cred *old_cred;
-	bool failed = false;
+	bool failed;
 	u32 i;
 
 	/* Workers die before exec installs a new mm; never write into one. */
@@ -450,6 +463,7 @@ static void async_run_chain(struct async_worker *w, struct async_req *first)
 		return;
 	}
 
+	failed = first->chain_failed;
 	old_cred = override_creds(batch->cred);
 	for (i = 0; i < first->chain_len; i++) {
 		struct async_req *req = first + i;
@@ -472,7 +486,8 @@ static void async_run_chain(struct async_worker *w, struct async_req *first)
 		if (traced)
 			trace_async_syscall_complete(req->index, req->nr, res,
 						     start_ns - batch->submit_ns,
-						     ktime_get_ns() - start_ns);
+						     ktime_get_ns() - start_ns,
+						     true);
 		cond_resched();
 	}
 	revert_creds(old_cred);
@@ -481,6 +496,122 @@ static void async_run_chain(struct async_worker *w, struct async_req *first)
 	first->runner = NULL;
 	spin_unlock(&ctx->lock);
 	async_chain_done(batch, first);
+}
+
+/*
+ * Tries @req in the submitting thread.  Returns false if it must go to a
+ * worker; otherwise *@res is its result.  The seccomp filters see it
+ * first, as they would on a worker, and only once: a worker taking it
+ * over does not ask them again.  A kill acts on the submitter itself, as
+ * for a system call it made, and stops the batch.
+ */
+static bool async_issue_inline(struct async_batch *batch,
+			       struct async_req *req, long *res, bool *killed)
+{
+	const struct async_op_def *def = async_op_lookup(req->nr);
+	u64 args[ASYNC_NR_ARGS];
+	long ret;
+
+	if (WARN_ON_ONCE(IS_ERR(def)) || !def->nowait ||
+	    (req->flags & ASYNC_SYSCALL_FORCE_ASYNC))
+		return false;
+
+	async_resolve_args(batch, req, args);
+	switch (async_seccomp_check(batch, req->nr, args, res)) {
+	case ASYNC_SECCOMP_ALLOW:
+		break;
+	case ASYNC_SECCOMP_KILL:
+		*killed = true;
+		return true;
+	default:
+		return true;
+	}
+	req->allowed = true;
+
+	ret = def->nowait(args);
+	if (ret == -EAGAIN)
+		return false;
+	arch_async_trace_inline(req->nr, args, ret);
+	*res = ret;
+	return true;
+}
+
+/*
+ * Runs the entries of a chain that complete without blocking, in order,
+ * in the submitting thread.  Returns the entry from which a worker must
+ * take the chain over, or NULL when it is done.
+ */
+static struct async_req *async_run_chain_inline(struct async_batch *batch,
+						struct async_req *first,
+						bool *killed)
+{
+	bool failed = false;
+	u32 i;
+
+	for (i = 0; i < first->chain_len; i++) {
+		struct async_req *req = first + i;
+		bool traced = trace_async_syscall_complete_enabled();
+		u64 start_ns = traced ? ktime_get_ns() : 0;
+		long res = -ECANCELED;
+
+		if ((!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
+		    !async_issue_inline(batch, req, &res, killed)) {
+			req->chain_len = first->chain_len - i;
+			req->chain_failed = failed;
+			return req;
+		}
+		if (*killed)
+			return req;
+		if (res < 0)
+			failed = true;
+		req->state = ASYNC_REQ_DONE;
+		async_complete(batch, req, res);
+		if (traced)
+			trace_async_syscall_complete(req->index, req->nr, res,
+						     start_ns - batch->submit_ns,
+						     ktime_get_ns() - start_ns,
+						     false);
+	}
+	return NULL;
+}
+
+/**
+ * async_run_inline() - run in the submitter what does not block
+ * @batch: The checked entries, not yet visible to any other thread.
+ * @punted: Where the chains that must go to a worker are put, by the entry
+ *	to resume them at.
+ *
+ * Not while audit collects system call records for the submitter: its
+ * record is async_submit()'s, so every entry goes to a worker, where each
+ * is a system call of its own.
+ *
+ * Return: The number of chains in @punted, or -ECANCELED if a seccomp
+ * filter killed the submitter, which then runs nothing more.
+ */
+int async_run_inline(struct async_batch *batch, struct list_head *punted)
+{
+	struct async_req *next;
+	bool killed = false;
+	unsigned int i, done = 0;
+	int nr_punted = 0;
+
+	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
+		struct async_req *first = &batch->reqs[i];
+
+		next = audit_dummy_context() ?
+		       async_run_chain_inline(batch, first, &killed) : first;
+		if (killed)
+			return -ECANCELED;
+		if (next) {
+			done += next - first;
+			list_add_tail(&next->node, punted);
+			nr_punted++;
+		} else {
+			done += first->chain_len;
+		}
+	}
+	atomic_sub(done, &batch->ctx->inflight);
+	return nr_punted;
 }
 
 /* Completes with @res the chains that no worker is left to run. */
@@ -498,7 +629,7 @@ static void async_cancel_chains(struct list_head *chains, long res)
 				trace_async_syscall_complete(first[i].index,
 							     first[i].nr, res,
 							     ktime_get_ns() - batch->submit_ns,
-							     0);
+							     0, false);
 		}
 		async_chain_done(batch, first);
 	}
@@ -741,20 +872,21 @@ static int async_worker_fn(void *data)
 }
 
 /**
- * async_queue_batch() - queue the chains of a batch and get a worker going
- * @batch: Checked entries, with their chains set up.
+ * async_queue_chains() - hand chains of a batch to the pool's workers
+ * @batch: Their batch.
  * @pool: The submitter's pool, prepared with async_pool_prepare().
+ * @chains: The chains, by the entry each resumes at, as
+ *	async_run_inline() left them.
  */
-void async_queue_batch(struct async_batch *batch, struct async_pool *pool)
+void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
+			struct list_head *chains)
 {
 	struct async_ctx *ctx = batch->ctx;
 	LIST_HEAD(orphans);
-	unsigned int i;
 
 	spin_lock(&ctx->lock);
 	list_add_tail(&batch->node, &ctx->batches);
-	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len)
-		list_add_tail(&batch->reqs[i].node, &pool->queue);
+	list_splice_tail_init(chains, &pool->queue);
 	/* Only a fatal signal takes the last worker of a pinned pool. */
 	async_pool_kick(pool, &orphans);
 	spin_unlock(&ctx->lock);

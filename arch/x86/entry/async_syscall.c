@@ -40,3 +40,28 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
 	trace_sys_exit(regs, ret);
 	return ret;
 }
+
+/*
+ * An entry the submitter ran itself, without blocking.  The submitter's
+ * registers are async_submit()'s and must stay so: the tracepoints see the
+ * entry in a copy.  Both fire once the entry is done, as an attempt that
+ * would have blocked is not reported and is redone on a worker.
+ */
+void arch_async_trace_inline(unsigned int nr, const u64 *args, long ret)
+{
+	struct pt_regs regs;
+
+	if (!trace_sys_enter_enabled() && !trace_sys_exit_enabled())
+		return;
+	regs = *task_pt_regs(current);
+	regs.di = args[0];
+	regs.si = args[1];
+	regs.dx = args[2];
+	regs.r10 = args[3];
+	regs.r8 = args[4];
+	regs.r9 = args[5];
+	regs.orig_ax = nr;
+	trace_sys_enter(&regs, nr);
+	regs.ax = ret;
+	trace_sys_exit(&regs, ret);
+}

@@ -61,20 +61,23 @@ TRACE_EVENT(async_syscall_start,
  * @index: Its index in the submitted array.
  * @nr: Its system call or operation number.
  * @result: Its result.
- * @queue_ns: Time from async_submit() until a worker started it, or until
- *	it was cancelled when no worker was left to take it.
- * @run_ns: Time it ran; 0 when no worker took it.
+ * @queue_ns: Time from async_submit() until it started, or until it was
+ *	cancelled when no worker was left to take it.
+ * @run_ns: Time it ran; 0 when nothing ran it.
+ * @worker: It ran on a worker; false when the submitting thread ran it
+ *	without blocking, or nothing ran it.
  */
 TRACE_EVENT(async_syscall_complete,
 	TP_PROTO(unsigned int index, u32 nr, long result, u64 queue_ns,
-		 u64 run_ns),
-	TP_ARGS(index, nr, result, queue_ns, run_ns),
+		 u64 run_ns, bool worker),
+	TP_ARGS(index, nr, result, queue_ns, run_ns, worker),
 	TP_STRUCT__entry(
 		__field(unsigned int, index)
 		__field(u32, nr)
 		__field(long, result)
 		__field(u64, queue_ns)
 		__field(u64, run_ns)
+		__field(bool, worker)
 	),
 	TP_fast_assign(
 		__entry->index = index;
@@ -82,10 +85,11 @@ TRACE_EVENT(async_syscall_complete,
 		__entry->result = result;
 		__entry->queue_ns = queue_ns;
 		__entry->run_ns = run_ns;
+		__entry->worker = worker;
 	),
-	TP_printk("index=%u nr=%u result=%ld queue_ns=%llu run_ns=%llu",
+	TP_printk("index=%u nr=%u result=%ld queue_ns=%llu run_ns=%llu worker=%d",
 		  __entry->index, __entry->nr, __entry->result,
-		  __entry->queue_ns, __entry->run_ns)
+		  __entry->queue_ns, __entry->run_ns, __entry->worker)
 );
 
 #endif /* _TRACE_ASYNC_SYSCALL_H */

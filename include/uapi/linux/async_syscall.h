@@ -20,7 +20,8 @@
  *
  * @nr: System call number in the native x86_64 numbering, or an
  *	asynchronous-only operation %ASYNC_OP_*.
- * @flags: Per-entry flags, %ASYNC_SYSCALL_LINK and %ASYNC_SYSCALL_RUN_ANYWAY.
+ * @flags: Per-entry flags: %ASYNC_SYSCALL_LINK, %ASYNC_SYSCALL_RUN_ANYWAY,
+ *	%ASYNC_SYSCALL_FORCE_ASYNC.
  * @args: The six arguments of the call.  When bit n of @arg_refs is set,
  *	@args[n] holds the index of an earlier entry of the same chain, and
  *	that entry's result is passed instead.
@@ -52,6 +53,11 @@ struct async_syscall {
 #define ASYNC_SYSCALL_LINK		(1U << 0)
 /* Run even if an earlier entry of the chain failed or was cancelled. */
 #define ASYNC_SYSCALL_RUN_ANYWAY	(1U << 1)
+/*
+ * Always run on a worker thread, even when the entry could complete in
+ * the calling thread without blocking.
+ */
+#define ASYNC_SYSCALL_FORCE_ASYNC	(1U << 2)
 
 /* Flags of async_submit() */
 /* Return only once every entry has completed. */

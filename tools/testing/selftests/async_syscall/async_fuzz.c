@@ -838,7 +838,7 @@ static void break_tail(struct slot *s, struct async_syscall *e)
 	if (s->esize > sizeof(*e))
 		((char *)e)[sizeof(*e) + rnd(s->esize - sizeof(*e))] = 1 + rnd(255);
 	else
-		e->flags |= 1U << (2 + rnd(30));
+		e->flags |= 1U << (3 + rnd(29));
 }
 
 /* Break entry @i: a flag, a reference, or bytes past the known structure. */
@@ -850,7 +850,7 @@ static void break_entry(struct slot *s, unsigned int i, unsigned int chain_start
 
 	switch (rnd(5)) {
 	case 0:
-		e->flags |= 1U << (2 + rnd(30));
+		e->flags |= 1U << (3 + rnd(29));
 		break;
 	case 1:
 		/* A reference past the call's arguments, or past any. */
@@ -924,6 +924,8 @@ static void build(struct slot *s, unsigned int n, size_t esize)
 				e->flags |= ASYNC_SYSCALL_LINK;
 			if (chance(15))
 				e->flags |= ASYNC_SYSCALL_RUN_ANYWAY;
+			if (chance(20))
+				e->flags |= ASYNC_SYSCALL_FORCE_ASYNC;
 			poison(e);
 		}
 		if (chance(2))
@@ -953,7 +955,8 @@ static unsigned int entry_errs(const struct slot *s, unsigned int i,
 			break;
 		}
 	}
-	if (e->flags & ~(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY))
+	if (e->flags & ~(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY |
+			 ASYNC_SYSCALL_FORCE_ASYNC))
 		errs |= E_INVAL;
 	if ((e->flags & ASYNC_SYSCALL_LINK) && i == nr_entries - 1)
 		errs |= E_INVAL;
@@ -1063,6 +1066,25 @@ static void report_slot(const struct slot *s, unsigned int bad)
 		report_add("# no cancel covered this submission\n");
 }
 
+/* What the low fds are at the failure: the entries name them by number. */
+static void report_fds(void)
+{
+	char path[64], target[128];
+	ssize_t len;
+	int fd;
+
+	report_add("# open fds now:");
+	for (fd = 0; fd < 64; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		len = readlink(path, target, sizeof(target) - 1);
+		if (len < 0)
+			continue;
+		target[len] = '\0';
+		report_add(" %#x=%s", fd, target);
+	}
+	report_add("\n");
+}
+
 /* fail() for entry @i of slot @s, with the whole submission in the report. */
 static void __printf(3, 4) __noreturn fail_entry(const struct slot *s,
 						 unsigned int i,
@@ -1077,6 +1099,7 @@ static void __printf(3, 4) __noreturn fail_entry(const struct slot *s,
 	report_add("submission %lu entry %u (%s): %s", s->id, i,
 		   entry_name(s, i), why);
 	report_slot(s, i);
+	report_fds();
 	fail("%s", "");
 }
 

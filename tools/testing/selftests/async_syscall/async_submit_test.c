@@ -1553,7 +1553,7 @@ struct bad_input {
 
 static void edit_entry_flag(struct async_syscall *e)
 {
-	e[1].flags = 1U << 2;
+	e[1].flags = 1U << 3;
 }
 
 static void edit_nr_9999(struct async_syscall *e)
@@ -1684,7 +1684,7 @@ static const struct bad_input bad_inputs[] = {
 		   ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_WAIT, EINVAL),
 	SUBMIT_ERR("ABI_VERSION with entries", ARRAY_OK, 3, ENTRY_SIZE,
 		   ASYNC_SUBMIT_ABI_VERSION, EINVAL),
-	ENTRY_ERR("entry flag 1U << 2", edit_entry_flag, 1, EINVAL),
+	ENTRY_ERR("entry flag 1U << 3", edit_entry_flag, 1, EINVAL),
 	ENTRY_ERR("nr 9999", edit_nr_9999, 1, EINVAL),
 	ENTRY_ERR("nr 464", edit_nr_464, 1, EINVAL),
 	ENTRY_ERR("nr async_submit", edit_nr_async_submit, 1, EOPNOTSUPP),

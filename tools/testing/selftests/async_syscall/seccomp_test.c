@@ -206,6 +206,7 @@ struct child_arg {
 	struct report *r;
 	unsigned int action;
 	unsigned int flags;
+	unsigned int entry_flags;
 };
 
 /* Whether kernel.seccomp.actions_logged has @name. */
@@ -228,11 +229,13 @@ static bool action_logged(const char *name)
  * The seccomp record of a worker of process @pid for system call @nr,
  * with signal @sig: NULL if none shows up.
  */
-static const char *seccomp_record(struct kmsg *k, pid_t pid, int nr, int sig)
+/* @comm: how the thread that ran the entry is named, or its start. */
+static const char *seccomp_record(struct kmsg *k, pid_t pid, const char *comm,
+				  int nr, int sig)
 {
 	char who[64], what[64];
 
-	snprintf(who, sizeof(who), " pid=%d comm=\"async-wrk-", pid);
+	snprintf(who, sizeof(who), " pid=%d comm=\"%s", pid, comm);
 	snprintf(what, sizeof(what), " sig=%d arch=%x syscall=%d ", sig,
 		 AUDIT_ARCH_X86_64, nr);
 	return kmsg_wait(k, (const char *const []){
@@ -384,19 +387,30 @@ static int ret_log_child(void *p)
 	struct child_arg *a = p;
 	struct async_syscall e;
 
+	/* The entry's path is cached: it runs in this thread unless forced. */
+	CHILD_ASSERT(faccessat(a->dirfd, FILE_NAME, R_OK, 0) == 0);
+	prctl(PR_SET_NAME, "ret_log_child");
 	/* No direct openat() from here on: only the entry is logged. */
 	CHILD_ASSERT(install_one(__NR_openat, SECCOMP_RET_LOG, 0) == 0);
 	async_prep_openat(&e, a->dirfd, FILE_NAME, O_RDONLY | O_CLOEXEC, 0);
+	e.flags |= a->entry_flags;
 	poison(&e);
 	CHILD_ASSERT(submit_wait(&e, 1) == 0);
 	copy_results(a->r, &e, 1);
 	return 0;
 }
 
-/* RET_LOG on an entry logs it, from the worker, as the call it is. */
-TEST_F(logged, ret_log)
+/*
+ * RET_LOG on an entry logs it as the call it is, from the thread that ran
+ * it: the submitter, which runs a cached open itself, or a worker.
+ */
+static void check_ret_log(struct __test_metadata *_metadata,
+			  struct scratch *s, unsigned int flags,
+			  const char *comm)
 {
-	struct child_arg a = { .dirfd = self->s.dirfd, .r = self->s.r };
+	struct child_arg a = {
+		.dirfd = s->dirfd, .r = s->r, .entry_flags = flags,
+	};
 	const char *rec;
 	struct kmsg *k;
 	int status = 0;
@@ -410,12 +424,23 @@ TEST_F(logged, ret_log)
 	ASSERT_EQ(0, run_child(ret_log_child, &a, &status, &pid));
 	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
 	ASSERT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->s.r->done[0]);
-	ASSERT_LE(0, self->s.r->res[0]) TH_LOG("%s", strerror(-self->s.r->res[0]));
-	rec = seccomp_record(k, pid, __NR_openat, 0);
-	ASSERT_NE(NULL, rec) TH_LOG("no seccomp record for openat from a worker of %d",
-				    pid);
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, s->r->done[0]);
+	ASSERT_LE(0, s->r->res[0]) TH_LOG("%s", strerror(-s->r->res[0]));
+	rec = seccomp_record(k, pid, comm, __NR_openat, 0);
+	ASSERT_NE(NULL, rec) TH_LOG("no seccomp record for openat from %s of %d",
+				    comm, pid);
 	EXPECT_NE(NULL, strstr(rec, " code=0x7ffc0000")) TH_LOG("%s", rec);
+}
+
+TEST_F(logged, ret_log)
+{
+	check_ret_log(_metadata, &self->s, 0, "ret_log_child\"");
+}
+
+TEST_F(logged, ret_log_force_async)
+{
+	check_ret_log(_metadata, &self->s, ASYNC_SYSCALL_FORCE_ASYNC,
+		      "async-wrk-");
 }
 
 /* --- Final arguments ----------------------------------------------------- */
@@ -720,7 +745,7 @@ TEST_F(kill, logged)
 		SKIP(return, "cannot read /dev/kmsg (need root)");
 	ASSERT_EQ(0, run_child(kill_child, &a, &status, &pid));
 	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("status %#x", status);
-	ASSERT_NE(NULL, seccomp_record(k, pid, __NR_unlinkat, SIGSYS))
+	ASSERT_NE(NULL, seccomp_record(k, pid, "async-wrk-", __NR_unlinkat, SIGSYS))
 		TH_LOG("no seccomp record for unlinkat with sig=%d from a worker of %d",
 		       SIGSYS, pid);
 }

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Entries the submitting thread runs itself, because they complete
+ * without blocking.
+ *
+ * A method does what its system call does, but only where that cannot
+ * wait: a read from the page cache or a pipe with data, a path found in
+ * the dentry cache, a close with nothing to flush.  Anywhere else, and on
+ * any error, it returns -EAGAIN having changed nothing, and a worker runs
+ * the real system call.  So an entry's result never depends on where it
+ * ran.
+ */
+
+#include <linux/fcntl.h>
+#include <linux/fdtable.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/fsnotify.h>
+#include <linux/namei.h>
+#include <linux/sched/xacct.h>
+#include <linux/slab.h>
+#include <linux/uio.h>
+
+#include "../../fs/internal.h"
+#include "async_syscall.h"
+
+/*
+ * Reads @iter from @file at *@pos (NULL for a stream) with IOCB_NOWAIT.
+ * A short read is what the blocking read returns too only at the end of
+ * a regular file, or from a pipe; a socket may wait for its low-water
+ * mark.
+ */
+static ssize_t async_nowait_read_iter(struct file *file, loff_t *pos,
+				      struct iov_iter *iter, rwf_t flags)
+{
+	const fmode_t need = FMODE_READ | FMODE_CAN_READ | FMODE_NOWAIT;
+	struct inode *inode = file_inode(file);
+	size_t count = iov_iter_count(iter);
+	struct kiocb kiocb;
+	ssize_t ret;
+
+	if ((file->f_mode & need) != need || file->f_op->read ||
+	    !file->f_op->read_iter)
+		return -EAGAIN;
+	init_sync_kiocb(&kiocb, file);
+	if (kiocb_set_rw_flags(&kiocb, flags, READ))
+		return -EAGAIN;
+	/* Direct and polled I/O wait for the device even with IOCB_NOWAIT. */
+	if (kiocb.ki_flags & (IOCB_DIRECT | IOCB_HIPRI))
+		return -EAGAIN;
+	kiocb.ki_flags |= IOCB_NOWAIT;
+	kiocb.ki_pos = pos ? *pos : 0;
+	if (rw_verify_area(READ, file, pos, count))
+		return -EAGAIN;
+
+	ret = file->f_op->read_iter(&kiocb, iter);
+	if (ret < 0)
+		return -EAGAIN;
+	if (ret < count && !S_ISFIFO(inode->i_mode) &&
+	    !(S_ISREG(inode->i_mode) && kiocb.ki_pos >= i_size_read(inode)))
+		return -EAGAIN;
+	if (pos)
+		*pos = kiocb.ki_pos;
+	return ret;
+}
+
+/* What vfs_read() and vfs_readv() account after a read. */
+static void async_nowait_read_done(struct file *file, ssize_t ret)
+{
+	if (ret > 0) {
+		fsnotify_access(file);
+		add_rchar(current, ret);
+	}
+	inc_syscr(current);
+}
+
+static ssize_t async_nowait_read_buf(struct file *file, u64 buf, u64 count,
+				     loff_t *pos)
+{
+	struct iov_iter iter;
+	ssize_t ret;
+
+	if (count > MAX_RW_COUNT ||
+	    import_ubuf(ITER_DEST, u64_to_user_ptr(buf), count, &iter))
+		return -EAGAIN;
+	ret = async_nowait_read_iter(file, pos, &iter, 0);
+	if (ret >= 0)
+		async_nowait_read_done(file, ret);
+	return ret;
+}
+
+static ssize_t async_nowait_readv(struct file *file, u64 uvec, u64 vlen,
+				  loff_t *pos, rwf_t flags)
+{
+	struct iovec iovstack[UIO_FASTIOV], *iov = iovstack;
+	struct iov_iter iter;
+	ssize_t ret;
+
+	if (vlen > UIO_MAXIOV)
+		return -EAGAIN;
+	ret = import_iovec(ITER_DEST, u64_to_user_ptr(uvec), vlen,
+			   ARRAY_SIZE(iovstack), &iov, &iter);
+	if (ret < 0)
+		return -EAGAIN;
+	/* vfs_readv() does not call ->read_iter() for nothing. */
+	ret = iov_iter_count(&iter) ?
+	      async_nowait_read_iter(file, pos, &iter, flags) : -EAGAIN;
+	kfree(iov);
+	if (ret >= 0)
+		async_nowait_read_done(file, ret);
+	return ret;
+}
+
+/*
+ * read(), readv() and preadv2() at offset -1 use and move the file
+ * position.  fdget_pos() may wait for another thread's read of the same
+ * file to finish, as the system call would.
+ */
+static long async_nowait_read_pos(const u64 *args, bool vectored, rwf_t flags)
+{
+	struct fd f = fdget_pos(args[0]);
+	struct file *file = fd_file(f);
+	loff_t pos, *ppos = NULL;
+	long ret;
+
+	if (fd_empty(f))
+		return -EAGAIN;
+	if (!(file->f_mode & FMODE_STREAM)) {
+		pos = file->f_pos;
+		ppos = &pos;
+	}
+	if (vectored)
+		ret = async_nowait_readv(file, args[1], args[2], ppos, flags);
+	else
+		ret = async_nowait_read_buf(file, args[1], args[2], ppos);
+	if (ret >= 0 && ppos)
+		file->f_pos = pos;
+	fdput_pos(f);
+	return ret;
+}
+
+static long async_nowait_read_at(const u64 *args, loff_t pos, bool vectored,
+				 rwf_t flags)
+{
+	CLASS(fd, f)(args[0]);
+
+	if (fd_empty(f) || pos < 0 || !(fd_file(f)->f_mode & FMODE_PREAD))
+		return -EAGAIN;
+	if (vectored)
+		return async_nowait_readv(fd_file(f), args[1], args[2], &pos,
+					  flags);
+	return async_nowait_read_buf(fd_file(f), args[1], args[2], &pos);
+}
+
+long async_nowait_read(const u64 *args)
+{
+	return async_nowait_read_pos(args, false, 0);
+}
+
+long async_nowait_readv_fpos(const u64 *args)
+{
+	return async_nowait_read_pos(args, true, 0);
+}
+
+long async_nowait_pread64(const u64 *args)
+{
+	return async_nowait_read_at(args, args[3], false, 0);
+}
+
+/* preadv(fd, vec, vlen, pos_l, pos_h): a 64-bit kernel takes pos_l whole. */
+long async_nowait_preadv(const u64 *args)
+{
+	return async_nowait_read_at(args, args[3], true, 0);
+}
+
+long async_nowait_preadv2(const u64 *args)
+{
+	loff_t pos = args[3];
+	rwf_t flags = (__force rwf_t)args[5];
+
+	if (args[5] != (u32)args[5])
+		return -EAGAIN;
+	if (pos == -1)
+		return async_nowait_read_pos(args, true, flags);
+	return async_nowait_read_at(args, pos, true, flags);
+}
+
+/*
+ * Opens only what is in the dentry cache, and only regular files and
+ * directories: opening anything else can wait, or act (a FIFO's open
+ * wakes the other end), so it is left to a worker.  The type is checked
+ * by a cached lookup before the open; a file replaced in between is
+ * caught after it, with O_NONBLOCK keeping its open from waiting.
+ */
+static long async_nowait_open(int dfd, const char __user *uname,
+			      const struct open_how *how)
+{
+	unsigned int follow = how->flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW;
+	struct open_flags op;
+	struct filename *name;
+	struct file *file;
+	struct path path;
+	bool plain;
+	int fd;
+
+	if (how->flags & (O_CREAT | O_TRUNC | __O_TMPFILE))
+		return -EAGAIN;
+	if (build_open_flags(how, &op))
+		return -EAGAIN;
+	op.lookup_flags |= LOOKUP_CACHED;
+	op.open_flag |= O_NONBLOCK;
+
+	name = getname(uname);
+	if (IS_ERR(name))
+		return -EAGAIN;
+	fd = filename_lookup(dfd, name, follow | LOOKUP_CACHED, &path, NULL);
+	if (fd)
+		goto out_name;
+	plain = d_is_reg(path.dentry) || d_is_dir(path.dentry);
+	path_put(&path);
+	fd = -EAGAIN;
+	if (!plain)
+		goto out_name;
+
+	fd = get_unused_fd_flags(how->flags);
+	if (fd < 0)
+		goto out_name;
+	file = do_filp_open(dfd, name, &op);
+	if (!IS_ERR(file) && !S_ISREG(file_inode(file)->i_mode) &&
+	    !S_ISDIR(file_inode(file)->i_mode)) {
+		fput(file);
+		file = ERR_PTR(-EAGAIN);
+	}
+	if (IS_ERR(file)) {
+		put_unused_fd(fd);
+		fd = -EAGAIN;
+		goto out_name;
+	}
+	if (!(how->flags & O_NONBLOCK))
+		file->f_flags &= ~O_NONBLOCK;
+	fd_install(fd, file);
+out_name:
+	putname(name);
+	return fd < 0 ? -EAGAIN : fd;
+}
+
+long async_nowait_openat(const u64 *args)
+{
+	struct open_how how = build_open_how(args[2], args[3]);
+
+	return async_nowait_open(args[0], u64_to_user_ptr(args[1]), &how);
+}
+
+/* A ->flush() may wait for the server or the device; nothing else does. */
+long async_nowait_close(const u64 *args)
+{
+	struct file *file = fget_raw(args[0]);
+	bool flushes;
+	int ret;
+
+	if (!file)
+		return -EAGAIN;
+	flushes = file->f_op->flush;
+	fput(file);
+	if (flushes)
+		return -EAGAIN;
+	ret = close_fd(args[0]);
+	/* As in close(): the descriptor is gone, so no restart. */
+	if (unlikely(ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
+		     ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK))
+		ret = -EINTR;
+	return ret;
+}
