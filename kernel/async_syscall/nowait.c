@@ -4,11 +4,11 @@
  * without blocking.
  *
  * A method does what its system call does, but only where that cannot
- * wait: a read from the page cache or a pipe with data, a path found in
- * the dentry cache, a close with nothing to flush.  Anywhere else, and on
- * any error, it returns -EAGAIN having changed nothing, and a worker runs
- * the real system call.  So an entry's result never depends on where it
- * ran.
+ * wait: a read from the page cache or from a pipe with data, a path found
+ * in the dentry cache, a close with nothing to flush.  Anywhere else it
+ * returns -EAGAIN having changed nothing, and a worker runs the real
+ * system call; so does any error that a second try would reproduce.  So
+ * an entry's result never depends on where it ran.
  */
 
 #include <linux/fcntl.h>
@@ -26,9 +26,15 @@
 
 /*
  * Reads @iter from @file at *@pos (NULL for a stream) with IOCB_NOWAIT.
- * A short read is what the blocking read returns too only at the end of
- * a regular file, or from a pipe; a socket may wait for its low-water
- * mark.
+ *
+ * Only regular files and pipes.  A regular file can be read again, so
+ * anything short of what the blocking read returns (an error, or a short
+ * read before the end of the file) goes to a worker.  What a pipe gives is
+ * gone from it, so only "nothing yet" goes to a worker there, and any
+ * other result is final, as it is for the blocking read.  A socket may
+ * hand over data or an error that a worker could not read again, and may
+ * wait for its low-water mark where IOCB_NOWAIT does not: sockets always
+ * go to a worker.
  */
 static ssize_t async_nowait_read_iter(struct file *file, loff_t *pos,
 				      struct iov_iter *iter, rwf_t flags)
@@ -36,11 +42,12 @@ static ssize_t async_nowait_read_iter(struct file *file, loff_t *pos,
 	const fmode_t need = FMODE_READ | FMODE_CAN_READ | FMODE_NOWAIT;
 	struct inode *inode = file_inode(file);
 	size_t count = iov_iter_count(iter);
+	bool pipe = S_ISFIFO(inode->i_mode);
 	struct kiocb kiocb;
 	ssize_t ret;
 
 	if ((file->f_mode & need) != need || file->f_op->read ||
-	    !file->f_op->read_iter)
+	    !file->f_op->read_iter || (!pipe && !S_ISREG(inode->i_mode)))
 		return -EAGAIN;
 	init_sync_kiocb(&kiocb, file);
 	if (kiocb_set_rw_flags(&kiocb, flags, READ))
@@ -54,10 +61,9 @@ static ssize_t async_nowait_read_iter(struct file *file, loff_t *pos,
 		return -EAGAIN;
 
 	ret = file->f_op->read_iter(&kiocb, iter);
-	if (ret < 0)
-		return -EAGAIN;
-	if (ret < count && !S_ISFIFO(inode->i_mode) &&
-	    !(S_ISREG(inode->i_mode) && kiocb.ki_pos >= i_size_read(inode)))
+	if (pipe)
+		return ret;
+	if (ret < 0 || (ret < count && kiocb.ki_pos < i_size_read(inode)))
 		return -EAGAIN;
 	if (pos)
 		*pos = kiocb.ki_pos;

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Entries the submitting thread runs itself, because they cannot block,
+ * and those it hands to a worker.  Where an entry ran is read from the
+ * worker field of the async_syscall_complete event.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <async_syscall/libasync.h>
+
+#include "../kselftest_harness.h"
+#include "async_test.h"
+
+#define TRACEFS "/sys/kernel/tracing/"
+#define EVENT TRACEFS "events/async_syscall/async_syscall_complete/"
+#define FSIZE 8192
+
+static int write_file(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, value, strlen(value));
+	close(fd);
+	return ret < 0 ? -errno : 0;
+}
+
+FIXTURE(where) {
+	char dir[PATH_MAX];
+	char path[PATH_MAX + 8];
+	char data[FSIZE];
+	char buf[FSIZE];
+	char trace[65536];
+	int dirfd;
+};
+
+FIXTURE_SETUP(where)
+{
+	const char *scratch = getenv("SCRATCH");
+	unsigned int i;
+	int fd;
+
+	if (access(EVENT "enable", W_OK))
+		SKIP(return, "no async_syscall events in tracefs (need root and tracing)");
+	snprintf(self->dir, sizeof(self->dir), "%s/inline_test.XXXXXX",
+		 scratch && *scratch ? scratch : "/tmp");
+	ASSERT_NE(NULL, mkdtemp(self->dir)) TH_LOG("%s", strerror(errno));
+	self->dirfd = open(self->dir, O_RDONLY | O_DIRECTORY);
+	ASSERT_LE(0, self->dirfd);
+	snprintf(self->path, sizeof(self->path), "%s/f", self->dir);
+	for (i = 0; i < FSIZE; i++)
+		self->data[i] = 'a' + i % 26;
+	fd = open(self->path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(FSIZE, write(fd, self->data, FSIZE));
+	ASSERT_EQ(0, fsync(fd));
+	close(fd);
+	ASSERT_EQ(0, write_file(TRACEFS "trace", ""));
+	ASSERT_EQ(0, write_file(EVENT "enable", "1"));
+}
+
+FIXTURE_TEARDOWN(where)
+{
+	write_file(EVENT "enable", "0");
+	unlink(self->path);
+	rmdir(self->dir);
+}
+
+/*
+ * Whether entry @index (of number @nr) of this process completed with
+ * @result on a worker (1) or in the submitter (0); -1 if not traced.
+ */
+static int ran_on_worker(struct _test_data_where *self, unsigned int index,
+			 int nr, long long result)
+{
+	char want[96];
+	const char *p;
+	int fd = open(TRACEFS "trace", O_RDONLY);
+	ssize_t len = 0, ret;
+
+	if (fd < 0)
+		return -1;
+	while (len < (ssize_t)sizeof(self->trace) - 1) {
+		ret = read(fd, self->trace + len, sizeof(self->trace) - 1 - len);
+		if (ret <= 0)
+			break;
+		len += ret;
+	}
+	close(fd);
+	self->trace[len] = '\0';
+	snprintf(want, sizeof(want),
+		 "async_syscall_complete: index=%u nr=%d result=%lld ", index,
+		 nr, result);
+	p = strstr(self->trace, want);
+	if (!p)
+		return -1;
+	p = strstr(p, " worker=");
+	return p ? p[8] == '1' : -1;
+}
+
+/* Drops the file's pages from the page cache; false if they stay. */
+static bool evict(const char *path)
+{
+	unsigned char vec[FSIZE / 4096];
+	bool resident = false;
+	unsigned int i;
+	void *map;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	map = mmap(NULL, FSIZE, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return false;
+	if (mincore(map, FSIZE, vec))
+		resident = true;
+	for (i = 0; i < sizeof(vec); i++)
+		resident |= vec[i] & 1;
+	munmap(map, FSIZE);
+	return !resident;
+}
+
+/* A read from the page cache completes before async_submit() returns. */
+TEST_F(where, cached_read_runs_in_submitter)
+{
+	struct async_syscall e;
+	int fd = open(self->path, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(FSIZE, pread(fd, self->buf, FSIZE, 0));
+	memset(self->buf, 0, FSIZE);
+	async_prep_pread(&e, fd, self->buf, FSIZE, 0);
+	poison(&e);
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	/* No wait: it ran in this thread. */
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, e.done);
+	ASSERT_EQ(FSIZE, e.result);
+	EXPECT_EQ(0, memcmp(self->buf, self->data, FSIZE));
+	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_pread64, FSIZE));
+	close(fd);
+}
+
+/* The same read forced to a worker gives the same result. */
+TEST_F(where, force_async_uses_worker)
+{
+	struct async_syscall e;
+	int fd = open(self->path, O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(FSIZE, pread(fd, self->buf, FSIZE, 0));
+	memset(self->buf, 0, FSIZE);
+	async_prep_pread(&e, fd, self->buf, FSIZE, 0);
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	poison(&e);
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	ASSERT_EQ(FSIZE, e.result);
+	EXPECT_EQ(0, memcmp(self->buf, self->data, FSIZE));
+	EXPECT_EQ(1, ran_on_worker(self, 0, __NR_pread64, FSIZE));
+	close(fd);
+}
+
+/*
+ * A read whose pages are not cached starts their I/O without waiting and
+ * goes to a worker unless the I/O is already done when it looks again
+ * (a fast virtual disk can be that quick).  Either way the read is whole
+ * and moves the file position once.
+ */
+TEST_F(where, evicted_read_is_whole)
+{
+	struct async_syscall e;
+	int fd, worker;
+
+	if (!evict(self->path))
+		SKIP(return, "pages stay cached: set SCRATCH to a disk");
+	fd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	memset(self->buf, 0, FSIZE);
+	async_prep_read(&e, fd, self->buf, FSIZE);
+	poison(&e);
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	ASSERT_EQ(FSIZE, e.result);
+	EXPECT_EQ(0, memcmp(self->buf, self->data, FSIZE));
+	EXPECT_EQ(FSIZE, lseek(fd, 0, SEEK_CUR));
+	worker = ran_on_worker(self, 0, __NR_read, FSIZE);
+	ASSERT_LE(0, worker);
+	TH_LOG("ran %s", worker ? "on a worker" : "in the submitter");
+	close(fd);
+}
+
+/*
+ * A socket is read on a worker even with data waiting: what a socket
+ * hands over cannot be read again, and its blocking read may wait for the
+ * low-water mark where a non-blocking one would not.  Nothing is lost.
+ */
+TEST_F(where, socket_read_goes_to_worker)
+{
+	struct async_syscall e;
+	int sv[2];
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+	ASSERT_EQ(3, write(sv[1], "abc", 3));
+	memset(self->buf, 0, 8);
+	async_prep_read(&e, sv[0], self->buf, 8);
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	ASSERT_EQ(3, e.result);
+	EXPECT_EQ(0, memcmp(self->buf, "abc", 4));
+	EXPECT_EQ(1, ran_on_worker(self, 0, __NR_read, 3));
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/*
+ * openat -> read -> close with the file evicted: the open runs in the
+ * submitter, the read on a worker, and the close after it there.
+ */
+TEST_F(where, chain_moves_to_worker_and_goes_on)
+{
+	struct async_syscall e[3];
+	struct stat st;
+
+	ASSERT_EQ(0, fstatat(self->dirfd, "f", &st, 0));
+	if (!evict(self->path))
+		SKIP(return, "pages stay cached: set SCRATCH to a disk");
+	memset(self->buf, 0, FSIZE);
+	async_prep_openat(&e[0], self->dirfd, "f", O_RDONLY, 0);
+	async_prep_read(&e[1], -1, self->buf, FSIZE);
+	async_ref(&e[1], 0, 0);
+	async_prep_close(&e[2], -1);
+	async_ref(&e[2], 0, 0);
+	async_chain(e, 3);
+	ASSERT_EQ(3, async_submit_wait(e, 3));
+	ASSERT_LE(0, e[0].result);
+	ASSERT_EQ(FSIZE, e[1].result);
+	ASSERT_EQ(0, e[2].result);
+	EXPECT_EQ(0, memcmp(self->buf, self->data, FSIZE));
+	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_openat, e[0].result));
+	EXPECT_EQ(1, ran_on_worker(self, 1, __NR_read, FSIZE));
+	EXPECT_EQ(1, ran_on_worker(self, 2, __NR_close, 0));
+	/* The descriptor is closed. */
+	EXPECT_EQ(-1, fcntl(e[0].result, F_GETFD));
+}
+
+/*
+ * A pipe with data is read in the submitter, short as a blocking read
+ * would be; an empty one goes to a worker, which waits for the data.
+ */
+TEST_F(where, pipe_read_inline_or_waits)
+{
+	struct async_syscall e;
+	int p[2];
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(3, write(p[1], "abc", 3));
+	async_prep_read(&e, p[0], self->buf, sizeof(self->buf));
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, e.done);
+	ASSERT_EQ(3, e.result);
+	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_read, 3));
+
+	ASSERT_EQ(0, write_file(TRACEFS "trace", ""));
+	async_prep_read(&e, p[0], self->buf, sizeof(self->buf));
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	sleep_ms(50);
+	ASSERT_EQ(ASYNC_SYSCALL_PENDING, e.done);
+	ASSERT_EQ(2, write(p[1], "de", 2));
+	ASSERT_EQ(0, wait_done(&e, WAIT_TIMEOUT_S));
+	ASSERT_EQ(2, e.result);
+	EXPECT_EQ(1, ran_on_worker(self, 0, __NR_read, 2));
+	close(p[0]);
+	close(p[1]);
+}
+
+/*
+ * A FIFO is never opened in the submitter: opening it for reading waits
+ * for a writer, and even a non-blocking open would wake one.
+ */
+TEST_F(where, fifo_open_goes_to_worker)
+{
+	char fifo[PATH_MAX + 8];
+	struct async_syscall e;
+	int wfd;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", self->dir);
+	ASSERT_EQ(0, mkfifo(fifo, 0600));
+	async_prep_openat(&e, AT_FDCWD, fifo, O_RDONLY | O_CLOEXEC, 0);
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	sleep_ms(50);
+	/* Blocked in open(), as the system call would be. */
+	ASSERT_EQ(ASYNC_SYSCALL_PENDING, e.done);
+	wfd = open(fifo, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, wfd);
+	ASSERT_EQ(0, wait_done(&e, WAIT_TIMEOUT_S));
+	ASSERT_LE(0, e.result);
+	EXPECT_EQ(1, ran_on_worker(self, 0, __NR_openat, e.result));
+	close(e.result);
+	close(wfd);
+	unlink(fifo);
+}
+
+/*
+ * An inline open runs with the submitter's credentials: after dropping
+ * root, a file of the new user opens in the submitter, and root's file
+ * fails as the system call would.
+ */
+TEST_F(where, creds_after_setuid)
+{
+	char secret[PATH_MAX + 8];
+	int status, fd;
+	pid_t pid;
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	snprintf(secret, sizeof(secret), "%s/secret", self->dir);
+	fd = open(secret, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ASSERT_LE(0, fd);
+	close(fd);
+	ASSERT_EQ(0, chmod(self->dir, 0755));
+	ASSERT_EQ(0, chown(self->path, 65534, 65534));
+	ASSERT_EQ(0, chmod(self->path, 0400));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct async_syscall e[2];
+		struct stat st;
+
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(10);
+		/*
+		 * Both names in the dentry cache, and looked up from the
+		 * scratch directory: a path through the 9p root would go to
+		 * a worker, as 9p revalidates every dentry.
+		 */
+		fstatat(self->dirfd, "f", &st, 0);
+		fstatat(self->dirfd, "secret", &st, 0);
+		async_prep_openat(&e[0], self->dirfd, "f", O_RDONLY, 0);
+		async_prep_openat(&e[1], self->dirfd, "secret", O_RDONLY, 0);
+		if (async_submit(e, 2, 0) != 2)
+			_exit(11);
+		if (e[0].done != ASYNC_SYSCALL_DONE)
+			_exit(12);
+		if (e[0].result < 0)
+			_exit(20 + (-e[0].result & 63));
+		if (wait_done(&e[1], WAIT_TIMEOUT_S) || e[1].result != -EACCES)
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	unlink(secret);
+}
+
+TEST_HARNESS_MAIN
