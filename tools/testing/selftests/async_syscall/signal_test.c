@@ -9,10 +9,13 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -171,6 +174,45 @@ TEST(x32_number_is_enosys)
 
 	ASSERT_EQ(-1, ret);
 	ASSERT_EQ(ENOSYS, errno);
+}
+
+/*
+ * A write() that faults leaves an empty buffer in the pipe.  splice() to
+ * a socket used to return -ERESTARTSYS for such a pipe with no signal
+ * pending: errno 512 for the system call, and a spurious -EINTR for an
+ * entry, found by the fuzzer.  It is an empty pipe: -EAGAIN without
+ * waiting, and a wait for data otherwise.
+ */
+TEST(splice_after_faulted_pipe_write)
+{
+	struct async_syscall e;
+	int p[2], sv[2];
+	void *bad;
+
+	bad = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, bad);
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	ASSERT_EQ(-1, write(p[1], bad, 4096));
+	ASSERT_EQ(EFAULT, errno);
+
+	EXPECT_EQ(-1, splice(p[0], NULL, sv[0], NULL, 4096, SPLICE_F_NONBLOCK));
+	EXPECT_EQ(EAGAIN, errno) TH_LOG("splice: errno %d", errno);
+
+	async_prep(&e, __NR_splice, p[0], 0, sv[0], 0, 4096, SPLICE_F_NONBLOCK);
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	EXPECT_EQ(-EAGAIN, e.result);
+
+	/* Blocking: waits for data, then moves it. */
+	ASSERT_EQ(-1, write(p[1], bad, 4096));
+	async_prep(&e, __NR_splice, p[0], 0, sv[0], 0, 4096, 0);
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	sleep_ms(50);
+	ASSERT_EQ(ASYNC_SYSCALL_PENDING, e.done);
+	ASSERT_EQ(3, write(p[1], "abc", 3));
+	ASSERT_EQ(0, wait_done(&e, WAIT_TIMEOUT_S));
+	EXPECT_EQ(3, e.result);
+	munmap(bad, 4096);
 }
 
 TEST_HARNESS_MAIN
