@@ -19,7 +19,7 @@ step "build benchmarks" "$LOGS/bench-build.log" \
 
 export VM_LOG=$OUT/console.log
 step "profile $1 $2 in the guest" "$OUT/run.log" "$HARNESS/vm.sh" \
-	"cd /tmp && BENCH_METHOD=$2 BENCH_BATCH=${3:-} BENCH_REPS=1 BENCH_OPS=${BENCH_OPS:-200000} \
+	"cd /tmp && BENCH_METHOD=$2 BENCH_BATCH=${3:-} BENCH_REPS=${BENCH_REPS:-1} BENCH_OPS=${BENCH_OPS:-200000} \
 	 perf record -q -e cpu-clock -F 4000 -o /tmp/perf.data $BIN/$1 &&
 	 perf report -q -i /tmp/perf.data --stdio --no-children --sort comm \
 		2>/dev/null | sed -n 's/^ *\([0-9.]*%\) *\(.*\)/THREAD \1 \2/p' &&

@@ -19,10 +19,18 @@
 #include <linux/namei.h>
 #include <linux/sched/xacct.h>
 #include <linux/slab.h>
+#include <linux/task_work.h>
 #include <linux/uio.h>
 
 #include "../../fs/internal.h"
 #include "async_syscall.h"
+
+/* A fanotify listener answers permission events: that is a wait. */
+static bool async_nowait_perm_watched(struct inode *inode)
+{
+	return fsnotify_sb_has_priority_watchers(inode->i_sb,
+						 FSNOTIFY_PRIO_CONTENT);
+}
 
 /*
  * Reads @iter from @file at *@pos (NULL for a stream) with IOCB_NOWAIT.
@@ -47,7 +55,8 @@ static ssize_t async_nowait_read_iter(struct file *file, loff_t *pos,
 	ssize_t ret;
 
 	if ((file->f_mode & need) != need || file->f_op->read ||
-	    !file->f_op->read_iter || (!pipe && !S_ISREG(inode->i_mode)))
+	    !file->f_op->read_iter || (!pipe && !S_ISREG(inode->i_mode)) ||
+	    async_nowait_perm_watched(inode))
 		return -EAGAIN;
 	init_sync_kiocb(&kiocb, file);
 	if (kiocb_set_rw_flags(&kiocb, flags, READ))
@@ -71,12 +80,13 @@ static ssize_t async_nowait_read_iter(struct file *file, loff_t *pos,
 }
 
 /* What vfs_read() and vfs_readv() account after a read. */
-static void async_nowait_read_done(struct file *file, ssize_t ret)
+static void async_nowait_read_done(struct file *file, ssize_t ret,
+				   bool vectored)
 {
-	if (ret > 0) {
+	if (ret > 0 || (vectored && !ret))
 		fsnotify_access(file);
+	if (ret > 0)
 		add_rchar(current, ret);
-	}
 	inc_syscr(current);
 }
 
@@ -91,7 +101,7 @@ static ssize_t async_nowait_read_buf(struct file *file, u64 buf, u64 count,
 		return -EAGAIN;
 	ret = async_nowait_read_iter(file, pos, &iter, 0);
 	if (ret >= 0)
-		async_nowait_read_done(file, ret);
+		async_nowait_read_done(file, ret, false);
 	return ret;
 }
 
@@ -113,24 +123,32 @@ static ssize_t async_nowait_readv(struct file *file, u64 uvec, u64 vlen,
 	      async_nowait_read_iter(file, pos, &iter, flags) : -EAGAIN;
 	kfree(iov);
 	if (ret >= 0)
-		async_nowait_read_done(file, ret);
+		async_nowait_read_done(file, ret, true);
 	return ret;
 }
 
 /*
  * read(), readv() and preadv2() at offset -1 use and move the file
- * position.  fdget_pos() may wait for another thread's read of the same
- * file to finish, as the system call would.
+ * position, under the position lock when fdget_pos() would take it.  That
+ * lock is held across another thread's blocking read of the file: if it
+ * is taken, the entry goes to a worker.
  */
 static long async_nowait_read_pos(const u64 *args, bool vectored, rwf_t flags)
 {
-	struct fd f = fdget_pos(args[0]);
+	CLASS(fd, f)(args[0]);
 	struct file *file = fd_file(f);
 	loff_t pos, *ppos = NULL;
+	bool locked = false;
 	long ret;
 
 	if (fd_empty(f))
 		return -EAGAIN;
+	if ((file->f_mode & FMODE_ATOMIC_POS) &&
+	    (file_count(file) > 1 || file->f_op->iterate_shared)) {
+		if (!mutex_trylock(&file->f_pos_lock))
+			return -EAGAIN;
+		locked = true;
+	}
 	if (!(file->f_mode & FMODE_STREAM)) {
 		pos = file->f_pos;
 		ppos = &pos;
@@ -141,7 +159,8 @@ static long async_nowait_read_pos(const u64 *args, bool vectored, rwf_t flags)
 		ret = async_nowait_read_buf(file, args[1], args[2], ppos);
 	if (ret >= 0 && ppos)
 		file->f_pos = pos;
-	fdput_pos(f);
+	if (locked)
+		mutex_unlock(&file->f_pos_lock);
 	return ret;
 }
 
@@ -222,7 +241,8 @@ static long async_nowait_open(int dfd, const char __user *uname,
 	fd = filename_lookup(dfd, name, follow | LOOKUP_CACHED, &path, NULL);
 	if (fd)
 		goto out_name;
-	plain = d_is_reg(path.dentry) || d_is_dir(path.dentry);
+	plain = (d_is_reg(path.dentry) || d_is_dir(path.dentry)) &&
+		!async_nowait_perm_watched(d_inode(path.dentry));
 	path_put(&path);
 	fd = -EAGAIN;
 	if (!plain)
@@ -257,23 +277,44 @@ long async_nowait_openat(const u64 *args)
 	return async_nowait_open(args[0], u64_to_user_ptr(args[1]), &how);
 }
 
-/* A ->flush() may wait for the server or the device; nothing else does. */
+/*
+ * Whether closing @file is quick: a ->flush() or a ->lock() may wait for a
+ * server or a device, and the last reference releases the file, which is
+ * quick only for a directory, a pipe, or a regular file that is still
+ * linked (an unlinked one is truncated and freed).
+ */
+static bool async_nowait_close_is_quick(struct file *file)
+{
+	struct inode *inode = file_inode(file);
+
+	if (file->f_op->flush || file->f_op->lock)
+		return false;
+	if (file_count(file) > 1)
+		return true;
+	return S_ISDIR(inode->i_mode) || S_ISFIFO(inode->i_mode) ||
+	       (S_ISREG(inode->i_mode) && inode->i_nlink);
+}
+
+/*
+ * As close(): the release is done before the entry completes, so that
+ * whatever it ends (a pipe's writer, a lock) has ended for the next entry.
+ */
 long async_nowait_close(const u64 *args)
 {
-	struct file *file = fget_raw(args[0]);
-	bool flushes;
-	int ret;
+	struct files_struct *files = current->files;
+	unsigned int fd = args[0];
+	struct file *file;
 
-	if (!file)
+	spin_lock(&files->file_lock);
+	file = files_lookup_fd_locked(files, fd);
+	if (!file || !async_nowait_close_is_quick(file)) {
+		spin_unlock(&files->file_lock);
 		return -EAGAIN;
-	flushes = file->f_op->flush;
-	fput(file);
-	if (flushes)
-		return -EAGAIN;
-	ret = close_fd(args[0]);
-	/* As in close(): the descriptor is gone, so no restart. */
-	if (unlikely(ret == -ERESTARTSYS || ret == -ERESTARTNOINTR ||
-		     ret == -ERESTARTNOHAND || ret == -ERESTART_RESTARTBLOCK))
-		ret = -EINTR;
-	return ret;
+	}
+	file = file_close_fd_locked(files, fd);
+	spin_unlock(&files->file_lock);
+	/* No ->flush(): nothing to fail, and nothing that can be restarted. */
+	filp_close(file, files);
+	task_work_run();
+	return 0;
 }

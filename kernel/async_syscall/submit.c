@@ -23,9 +23,9 @@
 #define ASYNC_SYSCALL_FLAGS	(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY | \
 				 ASYNC_SYSCALL_FORCE_ASYNC)
 
-static struct async_syscall __user *async_uentry(void __user *uentries,
-						 unsigned int index,
-						 size_t size)
+/* Always inline: it is also called with user access enabled. */
+static __always_inline struct async_syscall __user *
+async_uentry(void __user *uentries, unsigned int index, size_t size)
 {
 	return uentries + (size_t)index * size;
 }

@@ -590,6 +590,8 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
  */
 int async_run_inline(struct async_batch *batch, struct list_head *punted)
 {
+	/* The context is only kept up to date while audit is enabled. */
+	bool audited = audit_enabled && !audit_dummy_context();
 	struct async_req *next;
 	bool killed = false;
 	unsigned int i, done = 0;
@@ -598,7 +600,8 @@ int async_run_inline(struct async_batch *batch, struct list_head *punted)
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
-		next = audit_dummy_context() ?
+		/* A dying submitter leaves the rest to be cancelled. */
+		next = !audited && !fatal_signal_pending(current) ?
 		       async_run_chain_inline(batch, first, &killed) : first;
 		if (killed)
 			return -ECANCELED;
@@ -609,6 +612,7 @@ int async_run_inline(struct async_batch *batch, struct list_head *punted)
 		} else {
 			done += first->chain_len;
 		}
+		cond_resched();
 	}
 	atomic_sub(done, &batch->ctx->inflight);
 	return nr_punted;

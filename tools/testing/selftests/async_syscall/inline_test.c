@@ -368,4 +368,26 @@ TEST_F(where, creds_after_setuid)
 	unlink(secret);
 }
 
+/*
+ * An inline close releases the file before the chain goes on, as close()
+ * does: closing a pipe's only writer lets the read that follows see the
+ * end of the pipe instead of waiting for ever.
+ */
+TEST_F(where, close_releases_before_next_entry)
+{
+	struct async_syscall e[2];
+	int p[2];
+
+	ASSERT_EQ(0, pipe(p));
+	async_prep_close(&e[0], p[1]);
+	async_prep_read(&e[1], p[0], self->buf, sizeof(self->buf));
+	async_chain(e, 2);
+	ASSERT_EQ(2, async_submit(e, 2, 0));
+	ASSERT_EQ(0, wait_all_done(e, 2, WAIT_TIMEOUT_S));
+	EXPECT_EQ(0, e[0].result);
+	EXPECT_EQ(0, e[1].result);
+	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_close, 0));
+	close(p[0]);
+}
+
 TEST_HARNESS_MAIN
