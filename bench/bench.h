@@ -109,6 +109,51 @@ static inline void report(const char *bench, const char *param,
 	fflush(stdout);
 }
 
+#define SPLIT_EVENT "/sys/kernel/tracing/events/async_syscall/async_syscall_complete/"
+
+static inline int split_write(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	int ret = -1;
+
+	if (fd >= 0) {
+		ret = write(fd, value, strlen(value)) < 0 ? -1 : 0;
+		close(fd);
+	}
+	return ret;
+}
+
+/*
+ * Where the entries of one more, untimed, call of @pass ran: the worker
+ * field of async_syscall_complete, counted over the trace.  Reported as
+ * "inline" and "worker" entries; nothing when tracefs is not there.
+ */
+static inline void report_split(const char *bench, const char *param,
+				void (*pass)(void))
+{
+	char line[512];
+	double n[2] = { 0, 0 };
+	FILE *f;
+
+	if (split_write("/sys/kernel/tracing/trace", "") ||
+	    split_write(SPLIT_EVENT "enable", "1"))
+		return;
+	pass();
+	split_write(SPLIT_EVENT "enable", "0");
+	f = fopen("/sys/kernel/tracing/trace", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		const char *w = strstr(line, " worker=");
+
+		if (w && strstr(line, "async_syscall_complete:"))
+			n[w[8] == '1']++;
+	}
+	fclose(f);
+	report(bench, param, "async", "inline", n[0]);
+	report(bench, param, "async", "worker", n[1]);
+}
+
 /* BENCH_METHOD="async sync" runs only the methods so named. */
 static inline int method_wanted(const char *name)
 {

@@ -174,6 +174,11 @@ static void run_aio(unsigned int b)
 			die("aio_return");
 }
 
+static void split_pass(void)
+{
+	run_async_futex(64);
+}
+
 static const struct method {
 	const char *name;
 	void (*run)(unsigned int b);
@@ -236,6 +241,8 @@ int main(void)
 			       median(v, calls) / b);
 		}
 	}
+	if (method_wanted("async_futex") && (!only || only == 64))
+		report_split("P1", "batch=64", split_pass);
 	pool_stop(&pool);
 	io_uring_queue_exit(&ring);
 	return 0;

@@ -149,6 +149,8 @@ int main(void)
 		       percentile(v, n, 50));
 		report("P2", "single", methods[mi].name, "p99_ns",
 		       percentile(v, n, 99));
+		if (!strcmp(methods[mi].name, "async"))
+			report_split("P2", "single", one_async);
 	}
 	pool_stop(&pool);
 	io_uring_queue_exit(&ring);

@@ -176,6 +176,11 @@ static void group_aio(unsigned int first, unsigned int n)
 	}
 }
 
+static void split_pass(void)
+{
+	group_async(0, INFLIGHT);
+}
+
 static const struct method {
 	const char *name;
 	void (*group)(unsigned int first, unsigned int n);
@@ -228,9 +233,11 @@ int main(void)
 		       median(v, nv) / INFLIGHT / 1000);
 		report("P3", param, methods[mi].name, "us_per_file_wall",
 		       median(pass, reps) / 1000);
-		if (!strcmp(methods[mi].name, "async"))
+		if (!strcmp(methods[mi].name, "async")) {
 			report("P3", param, "async", "workers",
 			       count_threads("async-wrk-"));
+			report_split("P3", param, split_pass);
+		}
 	}
 	pool_stop(&pool);
 	io_uring_queue_exit(&ring);

@@ -84,6 +84,13 @@ static double round_uring(struct io_uring *ring)
 	return ms;
 }
 
+static void split_pass(void)
+{
+	int workers;
+
+	round_async(&workers);
+}
+
 int main(void)
 {
 	int reps = bench_reps(5);
@@ -103,6 +110,7 @@ int main(void)
 	}
 	report("P4", param, "async", "ms", median(warm, reps - 1));
 	report("P4", param, "async", "workers", wmax);
+	report_split("P4", param, split_pass);
 
 	report("P4", param, "pool", "ms", round_pool());
 
