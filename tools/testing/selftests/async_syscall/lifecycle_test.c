@@ -602,6 +602,8 @@ struct stress_thread {
 };
 
 static bool stress_stop;
+/* The threads stop on their own then, even if the parent is held up. */
+static int64_t stress_end;
 
 /*
  * A batch: chains write(p) -> read(p) of one byte, 100 us sleeps and reads
@@ -670,8 +672,8 @@ static void *stress_fn(void *p)
 		}
 	}
 	/* Replace each batch as it completes, oldest first. */
-	for (b = 0; !__atomic_load_n(&stress_stop, __ATOMIC_RELAXED);
-	     b = (b + 1) % STRESS_BATCHES) {
+	for (b = 0; !__atomic_load_n(&stress_stop, __ATOMIC_RELAXED) &&
+	     now_ns() < stress_end; b = (b + 1) % STRESS_BATCHES) {
 		if (!stress_check(st, b))
 			return NULL;
 		stress_prep(st, b);
@@ -760,6 +762,8 @@ TEST_F_TIMEOUT(stress, ten_thousand_in_flight, 120)
 
 	__atomic_store_n(&stress_stop, false, __ATOMIC_RELAXED);
 	start = now_ns();
+	end = start + STRESS_SECONDS * NSEC_PER_SEC;
+	stress_end = end;
 	for (i = 0; i < STRESS_THREADS; i++) {
 		struct stress_thread *st = &self->st[i];
 
@@ -768,7 +772,6 @@ TEST_F_TIMEOUT(stress, ten_thousand_in_flight, 120)
 		ASSERT_LE(0, st->zero_fd);
 		ASSERT_EQ(0, pthread_create(&st->thread, NULL, stress_fn, st));
 	}
-	end = start + STRESS_SECONDS * NSEC_PER_SEC;
 	/* Kill children anywhere from before their submission to well after. */
 	for (delay = 0; now_ns() < end; delay = (delay + 7) % 50) {
 		if (kids.killed + kids.hung < STRESS_KIDS_MAX)
