@@ -8,6 +8,7 @@
 #   make profile P=...   perf profile of one benchmark in the guest
 #   make vm CMD='...'    run any host command in the guest
 #   make fuzz N=20000    run the randomized submitter in the guest (SEED=n)
+#   make fuzz-long       the long fuzz runs: 1M normal, 200k debug (not in CI)
 #   make check           static checks: checkpatch, kernel-doc, sparse, man page
 #   make series          the upstream patch series, each patch checked and built
 #   DEBUG=1              use the debug kernel (KASAN, lockdep, kmemleak, ...)
@@ -24,7 +25,7 @@ else
 KOBJ := $(BUILD)/obj
 endif
 
-.PHONY: all deps tree kernel user test run bench profile check series vm vm-boot fuzz clean
+.PHONY: all deps tree kernel user test run bench profile check series vm vm-boot fuzz fuzz-long clean
 
 all: user
 
@@ -78,6 +79,11 @@ vm-boot: kernel
 N ?= 20000
 fuzz: user
 	@$(H)/fuzz.sh $(N) $(SEED)
+
+# make fuzz-long: 1,000,000 submissions on the normal kernel and 200,000 on
+# the debug kernel (about an hour under TCG); not part of CI.
+fuzz-long:
+	@$(H)/fuzz-long.sh
 
 clean:
 	rm -rf $(BUILD)
