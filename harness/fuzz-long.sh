@@ -14,7 +14,8 @@ run()
 {
 	local debug=$1 n=$2 logs rc=0 line
 
-	logs=$BUILD/logs$([ "$debug" = 1 ] && echo -debug)
+	logs=$BUILD/logs
+	[ "$debug" = 0 ] || logs=$BUILD/logs-debug
 	say "fuzz: $n submissions, seed $seed, ${3} kernel"
 	DEBUG=$debug VM_TIMEOUT=${VM_TIMEOUT:-7200} make -C "$REPO" -s fuzz \
 		N="$n" SEED="$seed" || rc=$?
