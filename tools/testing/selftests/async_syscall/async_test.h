@@ -158,6 +158,19 @@ static inline int scan_workers(pid_t pid, pid_t owner, long nr, int *blocked)
 	return n;
 }
 
+/* Writes @value to a tracefs, procfs or sysfs file: 0 or -errno. */
+static inline int write_knob(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, value, strlen(value));
+	close(fd);
+	return ret < 0 ? -errno : 0;
+}
+
 /* Workers of this process. */
 static inline int count_workers(void)
 {

@@ -27,18 +27,6 @@
 #define EVENT TRACEFS "events/async_syscall/async_syscall_complete/"
 #define FSIZE 8192
 
-static int write_file(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	ssize_t ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, value, strlen(value));
-	close(fd);
-	return ret < 0 ? -errno : 0;
-}
-
 FIXTURE(where) {
 	char dir[PATH_MAX];
 	char path[PATH_MAX + 8];
@@ -69,13 +57,13 @@ FIXTURE_SETUP(where)
 	ASSERT_EQ(FSIZE, write(fd, self->data, FSIZE));
 	ASSERT_EQ(0, fsync(fd));
 	close(fd);
-	ASSERT_EQ(0, write_file(TRACEFS "trace", ""));
-	ASSERT_EQ(0, write_file(EVENT "enable", "1"));
+	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+	ASSERT_EQ(0, write_knob(EVENT "enable", "1"));
 }
 
 FIXTURE_TEARDOWN(where)
 {
-	write_file(EVENT "enable", "0");
+	write_knob(EVENT "enable", "0");
 	unlink(self->path);
 	rmdir(self->dir);
 }
@@ -279,7 +267,7 @@ TEST_F(where, pipe_read_inline_or_waits)
 	ASSERT_EQ(3, e.result);
 	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_read, 3));
 
-	ASSERT_EQ(0, write_file(TRACEFS "trace", ""));
+	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
 	async_prep_read(&e, p[0], self->buf, sizeof(self->buf));
 	ASSERT_EQ(1, async_submit(&e, 1, 0));
 	sleep_ms(50);

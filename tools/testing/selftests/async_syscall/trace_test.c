@@ -19,18 +19,6 @@
 #define TRACEFS "/sys/kernel/tracing/"
 #define EVENTS TRACEFS "events/async_syscall/"
 
-static int write_file(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	ssize_t ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, value, strlen(value));
-	close(fd);
-	return ret < 0 ? -errno : 0;
-}
-
 /* Reads the trace buffer into @buf, NUL-terminated. */
 static ssize_t read_trace(char *buf, size_t size)
 {
@@ -58,13 +46,13 @@ FIXTURE_SETUP(tracing)
 {
 	if (access(EVENTS "enable", W_OK))
 		SKIP(return, "no async_syscall events in tracefs (need root and tracing)");
-	ASSERT_EQ(0, write_file(TRACEFS "trace", ""));
-	ASSERT_EQ(0, write_file(EVENTS "enable", "1"));
+	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+	ASSERT_EQ(0, write_knob(EVENTS "enable", "1"));
 }
 
 FIXTURE_TEARDOWN(tracing)
 {
-	write_file(EVENTS "enable", "0");
+	write_knob(EVENTS "enable", "0");
 }
 
 /* Each entry of an openat -> read -> close chain shows in all three events. */
@@ -82,7 +70,7 @@ TEST_F(tracing, chain_events)
 	async_chain(e, 3);
 	ASSERT_EQ(3, async_submit_wait(e, 3));
 	ASSERT_EQ(sizeof(data), e[1].result);
-	ASSERT_EQ(0, write_file(EVENTS "enable", "0"));
+	ASSERT_EQ(0, write_knob(EVENTS "enable", "0"));
 	ASSERT_LT(0, read_trace(self->buf, sizeof(self->buf)));
 
 	snprintf(line, sizeof(line),
@@ -115,7 +103,7 @@ TEST_F(tracing, cancelled_entry_completes)
 	async_ref(&e[1], 0, 0);
 	async_chain(e, 2);
 	ASSERT_EQ(2, async_submit_wait(e, 2));
-	ASSERT_EQ(0, write_file(EVENTS "enable", "0"));
+	ASSERT_EQ(0, write_knob(EVENTS "enable", "0"));
 	ASSERT_LT(0, read_trace(self->buf, sizeof(self->buf)));
 
 	snprintf(line, sizeof(line), "async_syscall_complete: index=0 nr=%d result=%d ",
@@ -244,17 +232,17 @@ FIXTURE_SETUP(raw)
 	/* Only the calls of the test, so that the buffer keeps them. */
 	snprintf(filter, sizeof(filter), "id == %d || id == %d", __NR_openat,
 		 __NR_close);
-	ASSERT_EQ(0, write_file(RAW "sys_enter/filter", filter));
-	ASSERT_EQ(0, write_file(RAW "sys_exit/filter", filter));
-	ASSERT_EQ(0, write_file(TRACEFS "trace", ""));
-	ASSERT_EQ(0, write_file(RAW "enable", "1"));
+	ASSERT_EQ(0, write_knob(RAW "sys_enter/filter", filter));
+	ASSERT_EQ(0, write_knob(RAW "sys_exit/filter", filter));
+	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+	ASSERT_EQ(0, write_knob(RAW "enable", "1"));
 }
 
 FIXTURE_TEARDOWN(raw)
 {
-	write_file(RAW "enable", "0");
-	write_file(RAW "sys_enter/filter", "0");
-	write_file(RAW "sys_exit/filter", "0");
+	write_knob(RAW "enable", "0");
+	write_knob(RAW "sys_enter/filter", "0");
+	write_knob(RAW "sys_exit/filter", "0");
 }
 
 /*
@@ -278,7 +266,7 @@ TEST_F(raw, entry_is_syscall)
 	fd = e[0].result;
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, e[1].result);
-	ASSERT_EQ(0, write_file(RAW "enable", "0"));
+	ASSERT_EQ(0, write_knob(RAW "enable", "0"));
 	ASSERT_LT(0, read_trace(self->buf, sizeof(self->buf)));
 
 	/* The path pointer tells this openat from any other process's. */
