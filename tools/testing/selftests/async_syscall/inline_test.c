@@ -68,36 +68,51 @@ FIXTURE_TEARDOWN(where)
 	rmdir(self->dir);
 }
 
+/* Reads the trace buffer into self->trace. */
+static void read_trace(struct _test_data_where *self)
+{
+	int fd = open(TRACEFS "trace", O_RDONLY);
+	ssize_t len = 0, ret;
+
+	if (fd >= 0) {
+		while (len < (ssize_t)sizeof(self->trace) - 1) {
+			ret = read(fd, self->trace + len,
+				   sizeof(self->trace) - 1 - len);
+			if (ret <= 0)
+				break;
+			len += ret;
+		}
+		close(fd);
+	}
+	self->trace[len] = '\0';
+}
+
 /*
  * Whether entry @index (of number @nr) of this process completed with
- * @result on a worker (1) or in the submitter (0); -1 if not traced.
+ * @result on a worker (1) or in the submitter (0); -1 if not traced.  A
+ * worker records the event just after it sets the done word: look again
+ * for a while.
  */
 static int ran_on_worker(struct _test_data_where *self, unsigned int index,
 			 int nr, long long result)
 {
+	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
 	char want[96];
 	const char *p;
-	int fd = open(TRACEFS "trace", O_RDONLY);
-	ssize_t len = 0, ret;
 
-	if (fd < 0)
-		return -1;
-	while (len < (ssize_t)sizeof(self->trace) - 1) {
-		ret = read(fd, self->trace + len, sizeof(self->trace) - 1 - len);
-		if (ret <= 0)
-			break;
-		len += ret;
-	}
-	close(fd);
-	self->trace[len] = '\0';
 	snprintf(want, sizeof(want),
 		 "async_syscall_complete: index=%u nr=%d result=%lld ", index,
 		 nr, result);
-	p = strstr(self->trace, want);
-	if (!p)
-		return -1;
-	p = strstr(p, " worker=");
-	return p ? p[8] == '1' : -1;
+	do {
+		read_trace(self);
+		p = strstr(self->trace, want);
+		if (p) {
+			p = strstr(p, " worker=");
+			return p ? p[8] == '1' : -1;
+		}
+		sleep_ms(POLL_MS);
+	} while (now_ns() < end);
+	return -1;
 }
 
 /* Drops the file's pages from the page cache; false if they stay. */
