@@ -414,7 +414,7 @@ static void check_ret_log(struct __test_metadata *_metadata,
 	const char *rec;
 	struct kmsg *k;
 	int status = 0;
-	pid_t pid;
+	pid_t pid = 0;
 
 	if (!action_logged("log"))
 		SKIP(return, "kernel.seccomp.actions_logged has no \"log\"");
@@ -721,6 +721,53 @@ TEST_F(kill, whole_process)
 		TH_LOG("child lived: exit %d, entry done %#x result %lld",
 		       WIFEXITED(status) ? WEXITSTATUS(status) : -1,
 		       self->s.r->done[0], (long long)self->s.r->res[0]);
+	ASSERT_EQ(SIGSYS, WTERMSIG(status));
+	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
+}
+
+/* An open the submitter runs itself: its cached name is opened inline. */
+static int kill_inline_child(void *p)
+{
+	struct child_arg *a = p;
+	struct sock_filter f[] = {
+		LOAD(nr),
+		SKIP_NE(__NR_openat),
+		RET(a->action),
+		RET(SECCOMP_RET_ALLOW),
+	};
+	struct rlimit no_core = { 0, 0 };
+	struct async_syscall e[2];
+	struct stat st;
+
+	CHILD_ASSERT(setrlimit(RLIMIT_CORE, &no_core) == 0);
+	CHILD_ASSERT(fstatat(a->dirfd, FILE_NAME, &st, 0) == 0);
+	CHILD_ASSERT(INSTALL(f, 0) == 0);
+	async_prep_openat(&e[0], a->dirfd, FILE_NAME, O_RDONLY | O_CLOEXEC, 0);
+	async_prep_unlinkat(&e[1], a->dirfd, VICTIM_NAME, 0);
+	poison(&e[0]);
+	poison(&e[1]);
+	a->r->stage = 1;
+	async_submit(e, 2, 0);
+	/* Not reached: the kill acts on this thread on its way out. */
+	a->r->stage = 2;
+	return 3;
+}
+
+/*
+ * An entry the submitter would run itself is killed in the submitter, as
+ * its own call would be: the process dies before async_submit() returns,
+ * and nothing after the entry runs.
+ */
+TEST_F(kill, inline_entry)
+{
+	struct child_arg a = {
+		.dirfd = self->s.dirfd, .r = self->s.r, .action = variant->action,
+	};
+	int status = 0;
+
+	ASSERT_EQ(0, run_child(kill_inline_child, &a, &status, NULL));
+	ASSERT_EQ(1, self->s.r->stage);
+	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("status %#x", status);
 	ASSERT_EQ(SIGSYS, WTERMSIG(status));
 	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
 }
