@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -193,7 +195,12 @@ static inline void async_prep_nanosleep(struct async_syscall *e,
 
 /* --- Chains and references --------------------------------------------- */
 
-/* Argument @argn of @e takes the result of entry @index of the same chain. */
+/*
+ * Argument @argn of @e takes the result of entry @index of the same chain.
+ * @index counts from the first entry of the array given to async_submit():
+ * for a chain submitted alone, or through struct async_queue, it is the
+ * step of the chain, 0 for its first entry.  Call it after async_prep().
+ */
 static inline void async_ref(struct async_syscall *e, unsigned int argn,
 			     unsigned int index)
 {
@@ -201,25 +208,101 @@ static inline void async_ref(struct async_syscall *e, unsigned int argn,
 	e->args[argn] = index;
 }
 
-/* The entry after @e belongs to @e's chain. */
+/* The entry after @e belongs to @e's chain.  Call it after async_prep(). */
 static inline void async_link(struct async_syscall *e)
 {
 	e->flags |= ASYNC_SYSCALL_LINK;
 }
 
-/* Make the @nr entries at @e one chain. */
+/*
+ * Make the @nr entries at @e one chain, once they are prepared: it links
+ * each to the next and unlinks the last.
+ */
 static inline void async_chain(struct async_syscall *e, unsigned int nr)
 {
 	unsigned int i;
 
 	for (i = 0; i + 1 < nr; i++)
 		async_link(&e[i]);
+	if (nr)
+		e[nr - 1].flags &= ~ASYNC_SYSCALL_LINK;
 }
 
 /* Run @e even when an earlier entry of its chain failed. */
 static inline void async_run_anyway(struct async_syscall *e)
 {
 	e->flags |= ASYNC_SYSCALL_RUN_ANYWAY;
+}
+
+/*
+ * The _ref variants take their file descriptor from the result of step
+ * @fd_ref of the chain (see async_ref()): "read from what step 0 opened".
+ */
+static inline void async_prep_read_ref(struct async_syscall *e,
+				       unsigned int fd_ref, void *buf,
+				       size_t len)
+{
+	async_prep_read(e, -1, buf, len);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_write_ref(struct async_syscall *e,
+					unsigned int fd_ref, const void *buf,
+					size_t len)
+{
+	async_prep_write(e, -1, buf, len);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_pread_ref(struct async_syscall *e,
+					unsigned int fd_ref, void *buf,
+					size_t len, off_t off)
+{
+	async_prep_pread(e, -1, buf, len, off);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_pwrite_ref(struct async_syscall *e,
+					 unsigned int fd_ref, const void *buf,
+					 size_t len, off_t off)
+{
+	async_prep_pwrite(e, -1, buf, len, off);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_fstat_ref(struct async_syscall *e,
+					unsigned int fd_ref, void *statbuf)
+{
+	async_prep_fstat(e, -1, statbuf);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_fsync_ref(struct async_syscall *e,
+					unsigned int fd_ref)
+{
+	async_prep_fsync(e, -1);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_fsync_range_ref(struct async_syscall *e,
+					      unsigned int fd_ref, off_t off,
+					      off_t len, unsigned int flags)
+{
+	async_prep_fsync_range(e, -1, off, len, flags);
+	async_ref(e, 0, fd_ref);
+}
+
+/*
+ * The cleanup step: close what step @fd_ref opened, even when a step in
+ * between failed, so that the descriptor never leaks.  When the open
+ * itself failed, the close gets its -errno and fails with EBADF.
+ */
+static inline void async_prep_close_ref(struct async_syscall *e,
+					unsigned int fd_ref)
+{
+	async_prep_close(e, -1);
+	async_ref(e, 0, fd_ref);
+	async_run_anyway(e);
 }
 
 /* --- Waiting ----------------------------------------------------------- */
@@ -272,9 +355,14 @@ static inline int async_wait_all(struct async_syscall *e, unsigned int nr)
 }
 
 /*
- * Wait until any of the @nr (at most 128) entries @es completes and
- * return its position in @es; -ETIMEDOUT, -EINTR or -EINVAL otherwise.
- * @timeout is an absolute CLOCK_MONOTONIC time, or NULL.
+ * Wait until any of the @nr entries @es completes and return its position
+ * in @es; -ETIMEDOUT, -EINTR or -EINVAL otherwise.
+ * - @nr is at most 128, the most futex_waitv() takes.
+ * - An entry already done is returned at once, every time: drop the
+ *   entries you have reaped from @es before the next call.
+ * - @timeout is an absolute CLOCK_MONOTONIC time, or NULL; async_wait()'s
+ *   is relative.
+ * struct async_queue below does all of that for you.
  */
 static inline int async_wait_any(struct async_syscall *const *es,
 				 unsigned int nr,
@@ -299,6 +387,546 @@ static inline int async_wait_any(struct async_syscall *const *es,
 			    CLOCK_MONOTONIC) < 0 && errno != EAGAIN)
 			return -errno;
 	}
+}
+
+/* --- Reaping: struct async_queue ---------------------------------------- */
+
+/*
+ * A set of chains in flight, each with a word of caller's data, that hands
+ * back finished chains, all that are done in one call, and each once:
+ *
+ *	async_queue_init(&q, 256);
+ *	async_queue_add(&q, e, 3, (uint64_t)file);	(stages a chain)
+ *	async_queue_submit(&q);				(one call for many)
+ *	n = async_queue_reap(&q, done, 32, NULL);	(waits for >= 1)
+ *
+ * References inside a chain count from its first entry, as if the chain
+ * were submitted alone (the _ref helpers, async_ref() with a step).
+ * Chains staged back to back in one array go to the kernel in one call;
+ * the queue shifts their references for the time of that call.
+ *
+ * Not thread-safe: one queue per thread, or a lock around it.
+ */
+
+struct async_queue_chain {
+	struct async_syscall *entries;	/* first entry */
+	unsigned int nr;		/* entries in the chain */
+	uint64_t user_data;
+};
+
+struct async_queue {
+	struct async_queue_chain *staged, *inflight;
+	unsigned int nr_staged, nr_inflight;
+	unsigned int max_entries, nr_entries;	/* staged and in flight */
+	unsigned int rotor;		/* first chain of the next wait window */
+	/* Every entry staged or in flight, to refuse it a second time. */
+	const struct async_syscall **busy;
+	unsigned int busy_mask;
+};
+
+#define ASYNC_QUEUE_WAIT_MAX	128	/* futex_waitv()'s limit */
+#define ASYNC_QUEUE_SLICE_NS	1000000	/* turn of one window beyond that */
+
+static inline unsigned int async_queue_hash(const struct async_queue *q,
+					    const struct async_syscall *e)
+{
+	return (uint32_t)(((uintptr_t)e >> 3) * 0x9e3779b97f4a7c15ULL >> 32) &
+	       q->busy_mask;
+}
+
+static inline bool async_queue_is_busy(const struct async_queue *q,
+				       const struct async_syscall *e)
+{
+	unsigned int i = async_queue_hash(q, e);
+
+	for (; q->busy[i]; i = (i + 1) & q->busy_mask)
+		if (q->busy[i] == e)
+			return true;
+	return false;
+}
+
+static inline void async_queue_mark(struct async_queue *q,
+				    const struct async_syscall *e)
+{
+	unsigned int i = async_queue_hash(q, e);
+
+	while (q->busy[i])
+		i = (i + 1) & q->busy_mask;
+	q->busy[i] = e;
+}
+
+/* Linear probing: shift back what the hole would cut from its home slot. */
+static inline void async_queue_unmark(struct async_queue *q,
+				      const struct async_syscall *e)
+{
+	unsigned int i = async_queue_hash(q, e), j, home;
+
+	while (q->busy[i] != e) {
+		if (!q->busy[i])
+			return;
+		i = (i + 1) & q->busy_mask;
+	}
+	q->busy[i] = NULL;
+	for (j = (i + 1) & q->busy_mask; q->busy[j];
+	     j = (j + 1) & q->busy_mask) {
+		home = async_queue_hash(q, q->busy[j]);
+		if (((j - home) & q->busy_mask) < ((j - i) & q->busy_mask))
+			continue;
+		q->busy[i] = q->busy[j];
+		q->busy[j] = NULL;
+		i = j;
+	}
+}
+
+/*
+ * A queue for at most @max_entries entries staged or in flight, in chains
+ * of any length: 0, or -EINVAL or -ENOMEM.
+ */
+static inline int async_queue_init(struct async_queue *q,
+				   unsigned int max_entries)
+{
+	unsigned int size = 16;
+
+	memset(q, 0, sizeof(*q));
+	if (!max_entries || max_entries > (1U << 24))
+		return -EINVAL;
+	while (size < 2 * max_entries)
+		size *= 2;
+	q->max_entries = max_entries;
+	q->busy_mask = size - 1;
+	q->staged = calloc(max_entries, sizeof(*q->staged));
+	q->inflight = calloc(max_entries, sizeof(*q->inflight));
+	q->busy = calloc(size, sizeof(*q->busy));
+	if (!q->staged || !q->inflight || !q->busy) {
+		free(q->staged);
+		free(q->inflight);
+		free(q->busy);
+		memset(q, 0, sizeof(*q));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Free the queue.  Chains still in flight go on; their memory must stay
+ * valid until they complete (async_cancel() them first to hurry them).
+ */
+static inline void async_queue_exit(struct async_queue *q)
+{
+	free(q->staged);
+	free(q->inflight);
+	free(q->busy);
+	memset(q, 0, sizeof(*q));
+}
+
+/* Chains staged or in flight: what the caller has not reaped yet. */
+static inline unsigned int async_queue_pending(const struct async_queue *q)
+{
+	return q->nr_staged + q->nr_inflight;
+}
+
+/*
+ * Stage the @nr prepared entries at @e as one chain (the queue links them)
+ * with @user_data, for the next async_queue_submit().  0, or:
+ * - -EBUSY: an entry is staged or in flight already, not yet reaped;
+ * - -ENOSPC: the queue would hold more than its max_entries;
+ * - -EINVAL: @nr is 0 or over ASYNC_SUBMIT_MAX_ENTRIES.
+ */
+static inline int async_queue_add(struct async_queue *q,
+				  struct async_syscall *e, unsigned int nr,
+				  uint64_t user_data)
+{
+	unsigned int i;
+
+	if (!nr || nr > ASYNC_SUBMIT_MAX_ENTRIES)
+		return -EINVAL;
+	if (nr > q->max_entries - q->nr_entries)
+		return -ENOSPC;
+	for (i = 0; i < nr; i++)
+		if (async_queue_is_busy(q, &e[i]))
+			return -EBUSY;
+	for (i = 0; i < nr; i++)
+		async_queue_mark(q, &e[i]);
+	async_chain(e, nr);
+	q->staged[q->nr_staged++] = (struct async_queue_chain) {
+		.entries = e, .nr = nr, .user_data = user_data,
+	};
+	q->nr_entries += nr;
+	return 0;
+}
+
+/* Shift the references of the staged chains [@from, @to) by their offset. */
+static inline void async_queue_shift(struct async_queue *q, unsigned int from,
+				     unsigned int to, int sign)
+{
+	struct async_syscall *base = q->staged[from].entries, *e;
+	unsigned int c, i, n;
+	uint64_t off;
+
+	for (c = from + 1; c < to; c++) {
+		e = q->staged[c].entries;
+		off = (uint64_t)(e - base) * sign;
+		for (i = 0; i < q->staged[c].nr; i++)
+			for (n = 0; n < 6; n++)
+				if (e[i].arg_refs & (1U << n))
+					e[i].args[n] += off;
+	}
+}
+
+/*
+ * A chain the kernel refused: its bad entry holds the error; the others
+ * complete with -ECANCELED, and async_queue_reap() returns the chain.
+ */
+static inline void async_queue_refuse(struct async_queue_chain *c, long err)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++) {
+		if (c->entries[i].result != -err)
+			c->entries[i].result = -ECANCELED;
+		__atomic_store_n(&c->entries[i].done, ASYNC_SYSCALL_DONE,
+				 __ATOMIC_RELEASE);
+	}
+}
+
+/*
+ * Submit the staged chains [@from, @to), which lie back to back: 0, or
+ * -errno with none of them queued.
+ */
+static inline int async_queue_submit_run(struct async_queue *q,
+					 unsigned int from, unsigned int to)
+{
+	unsigned int c, nr = 0;
+	long ret;
+	int err;
+
+	for (c = from; c < to; c++)
+		nr += q->staged[c].nr;
+	async_queue_shift(q, from, to, 1);
+	ret = async_submit(q->staged[from].entries, nr, 0);
+	err = errno;
+	async_queue_shift(q, from, to, -1);
+	if (ret >= 0)
+		return 0;
+	if ((err != EINVAL && err != EOPNOTSUPP) || to - from > 1)
+		return -err;
+	/* The chain alone is bad: hand it back through reap. */
+	for (c = 0; c < q->staged[from].nr; c++)
+		q->staged[from].entries[c].result = 0;
+	if (async_submit(q->staged[from].entries, q->staged[from].nr, 0) >= 0)
+		return 0;
+	async_queue_refuse(&q->staged[from], errno);
+	return 0;
+}
+
+/*
+ * Submit every staged chain, in as few calls as their layout allows.
+ * Returns the number of chains submitted, or -errno (EAGAIN, ENOMEM,
+ * EPERM, EFAULT: see async_submit(2)) with the chains from the one that
+ * failed on still staged, to submit again, for EAGAIN after reaping.
+ * A chain that async_submit() refuses for itself (EINVAL, EOPNOTSUPP)
+ * counts as submitted: reap returns it with the error in the bad entry's
+ * result and -ECANCELED in the others.  async_explain() says why.
+ */
+static inline int async_queue_submit(struct async_queue *q)
+{
+	unsigned int from = 0, to, run, c, done = 0;
+	int ret = 0;
+
+	while (from < q->nr_staged) {
+		run = q->staged[from].nr;
+		for (to = from + 1; to < q->nr_staged; to++) {
+			if (q->staged[to].entries !=
+			    q->staged[to - 1].entries + q->staged[to - 1].nr ||
+			    run + q->staged[to].nr > ASYNC_SUBMIT_MAX_ENTRIES)
+				break;
+			run += q->staged[to].nr;
+		}
+		ret = async_queue_submit_run(q, from, to);
+		if (ret < 0 && to - from > 1 &&
+		    (ret == -EINVAL || ret == -EOPNOTSUPP)) {
+			/* One bad chain refuses the run: try them one by one. */
+			for (ret = 0, c = from; c < to && !ret; c++)
+				ret = async_queue_submit_run(q, c, c + 1);
+			to = c - (ret < 0);
+		}
+		for (c = from; c < to; c++)
+			q->inflight[q->nr_inflight++] = q->staged[c];
+		done += to - from;
+		from = to;
+		if (ret < 0)
+			break;
+	}
+	memmove(q->staged, q->staged + from,
+		(q->nr_staged - from) * sizeof(*q->staged));
+	q->nr_staged -= from;
+	return ret < 0 ? ret : (int)done;
+}
+
+/* Forget every staged chain, without running it: how many there were. */
+static inline unsigned int async_queue_unstage(struct async_queue *q)
+{
+	unsigned int c, i, n = q->nr_staged;
+
+	for (c = 0; c < n; c++) {
+		for (i = 0; i < q->staged[c].nr; i++)
+			async_queue_unmark(q, &q->staged[c].entries[i]);
+		q->nr_entries -= q->staged[c].nr;
+	}
+	q->nr_staged = 0;
+	return n;
+}
+
+/* Move the finished chains, at most @max, to @out. */
+static inline unsigned int async_queue_collect(struct async_queue *q,
+					       struct async_queue_chain *out,
+					       unsigned int max)
+{
+	struct async_queue_chain *c;
+	unsigned int i = 0, n = 0, k;
+
+	while (i < q->nr_inflight && n < max) {
+		c = &q->inflight[i];
+		/* A chain runs in order: its last entry completes last. */
+		if (async_pending(&c->entries[c->nr - 1])) {
+			i++;
+			continue;
+		}
+		for (k = 0; k < c->nr; k++)
+			async_queue_unmark(q, &c->entries[k]);
+		q->nr_entries -= c->nr;
+		out[n++] = *c;
+		*c = q->inflight[--q->nr_inflight];
+	}
+	return n;
+}
+
+static inline int64_t async_queue_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * Wait for the chains in flight [@first, @first + @nr) until @deadline
+ * (ns of CLOCK_MONOTONIC, or -1): 0, or -ETIMEDOUT or -EINTR.
+ */
+static inline int async_queue_wait(struct async_queue *q, unsigned int first,
+				   unsigned int nr, int64_t deadline)
+{
+	struct futex_waitv w[ASYNC_QUEUE_WAIT_MAX];
+	struct async_queue_chain *c;
+	struct timespec ts;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		c = &q->inflight[first + i];
+		w[i] = (struct futex_waitv) {
+			.val = ASYNC_SYSCALL_PENDING,
+			.uaddr = async_ptr(&c->entries[c->nr - 1].done),
+			.flags = FUTEX_32 | FUTEX_PRIVATE_FLAG,
+		};
+	}
+	ts.tv_sec = deadline / 1000000000LL;
+	ts.tv_nsec = deadline % 1000000000LL;
+	if (syscall(__NR_futex_waitv, w, nr, 0, deadline < 0 ? NULL : &ts,
+		    CLOCK_MONOTONIC) < 0 && errno != EAGAIN)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Wait until at least one chain in flight has finished, for at most the
+ * relative @timeout (NULL: no limit; zero: just look), and move the
+ * finished ones, at most @max, to @out.  Every entry of a returned chain
+ * has completed, and the queue forgets it: its memory may be reused or
+ * added again.  Returns how many, 0 when nothing is in flight (staged
+ * chains wait for async_queue_submit()), or -ETIMEDOUT, -EINTR, -EINVAL.
+ *
+ * Beyond 128 chains in flight, futex_waitv()'s limit, it waits on 128 at
+ * a time, 1 ms each in turn.
+ */
+static inline int async_queue_reap(struct async_queue *q,
+				   struct async_queue_chain *out,
+				   unsigned int max,
+				   const struct timespec *timeout)
+{
+	int64_t deadline = -1, until, now;
+	unsigned int n, nr;
+	int ret;
+
+	if (!max)
+		return -EINVAL;
+	if (timeout)
+		deadline = async_queue_now() + timeout->tv_sec * 1000000000LL +
+			   timeout->tv_nsec;
+	for (;;) {
+		n = async_queue_collect(q, out, max);
+		if (n || !q->nr_inflight)
+			return n;
+		if (timeout && async_queue_now() >= deadline)
+			return -ETIMEDOUT;
+		if (q->rotor >= q->nr_inflight ||
+		    q->nr_inflight <= ASYNC_QUEUE_WAIT_MAX)
+			q->rotor = 0;
+		nr = q->nr_inflight - q->rotor;
+		until = deadline;
+		if (q->nr_inflight > ASYNC_QUEUE_WAIT_MAX) {
+			if (nr > ASYNC_QUEUE_WAIT_MAX)
+				nr = ASYNC_QUEUE_WAIT_MAX;
+			now = async_queue_now();
+			until = now + ASYNC_QUEUE_SLICE_NS;
+			if (deadline >= 0 && deadline < until)
+				until = deadline;
+		}
+		ret = async_queue_wait(q, q->rotor, nr, until);
+		if (ret == -ETIMEDOUT && until != deadline) {
+			q->rotor += nr;
+			continue;
+		}
+		if (ret)
+			return ret;
+	}
+}
+
+/* --- Explaining a refusal ----------------------------------------------- */
+
+#define ASYNC_EXPLAIN_CALL	(-1)	/* the call itself is wrong */
+#define ASYNC_EXPLAIN_OK	(-2)	/* nothing wrong found */
+
+/* The rules async_submit() checks before it asks about the number. */
+static inline bool async_explain_rules(const struct async_syscall *e,
+				       unsigned int i, unsigned int nr,
+				       unsigned int start, char *msg,
+				       size_t size)
+{
+	const unsigned int known = ASYNC_SYSCALL_LINK |
+				   ASYNC_SYSCALL_RUN_ANYWAY |
+				   ASYNC_SYSCALL_FORCE_ASYNC;
+	unsigned long long idx;
+	unsigned int n;
+
+	if (e->flags & ~known) {
+		snprintf(msg, size, "entry %u: unknown flags 0x%x", i,
+			 e->flags & ~known);
+		return true;
+	}
+	if ((e->flags & ASYNC_SYSCALL_LINK) && i == nr - 1) {
+		snprintf(msg, size,
+			 "entry %u: the last entry has ASYNC_SYSCALL_LINK, so its chain runs past the array",
+			 i);
+		return true;
+	}
+	if (e->arg_refs & ~0x3fU) {
+		snprintf(msg, size,
+			 "entry %u: arg_refs 0x%x has bits beyond args[5]", i,
+			 e->arg_refs);
+		return true;
+	}
+	for (n = 0; n < 6; n++) {
+		if (!(e->arg_refs & (1U << n)))
+			continue;
+		idx = e->args[n];
+		if (idx >= i)
+			snprintf(msg, size,
+				 "entry %u: args[%u] refers to entry %llu, which is not an earlier entry",
+				 i, n, idx);
+		else if (idx < start && start == i)
+			snprintf(msg, size,
+				 "entry %u: args[%u] refers to entry %llu, but entry %u has no ASYNC_SYSCALL_LINK, so entry %u starts a new chain",
+				 i, n, idx, i - 1, i);
+		else if (idx < start)
+			snprintf(msg, size,
+				 "entry %u: args[%u] refers to entry %llu, in another chain (this chain starts at entry %u)",
+				 i, n, idx, start);
+		else
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* What the kernel's probe of entry @i, @err, means. */
+static inline void async_explain_probe(const struct async_syscall *e,
+				       unsigned int i, long err, char *msg,
+				       size_t size)
+{
+	const char *what = e->nr >= ASYNC_OP_BASE ? "operation" : "system call";
+
+	if (err == -EOPNOTSUPP) {
+		snprintf(msg, size, "entry %u: %s %u is not on the whitelist",
+			 i, what, e->nr);
+	} else if (err == -EINVAL && async_probe(e->nr) == -EINVAL) {
+		snprintf(msg, size,
+			 "entry %u: %u is neither a system call nor an operation this kernel knows",
+			 i, e->nr);
+	} else if (err == -EINVAL && e->arg_refs) {
+		snprintf(msg, size,
+			 "entry %u: arg_refs 0x%x names an argument that %s %u does not take",
+			 i, e->arg_refs, what, e->nr);
+	} else {
+		snprintf(msg, size, "entry %u: %s", i, strerror((int)-err));
+	}
+}
+
+/*
+ * Why async_submit() would refuse the @nr entries at @e, in words, such as
+ * "entry 3: args[0] refers to entry 0, in another chain (...)".  Writes
+ * the reason to @msg and returns the index of the first bad entry, or
+ * ASYNC_EXPLAIN_CALL for a fault of the call itself (nr, alignment, or
+ * async_submit() refusing every call: ENOSYS, EPERM), or ASYNC_EXPLAIN_OK.
+ * It applies the rules of async_submit(2) in user space and asks the
+ * kernel about the numbers with ASYNC_SUBMIT_PROBE, on a copy: @e is not
+ * written.
+ */
+static inline int async_explain(const struct async_syscall *e,
+				unsigned int nr, char *msg, size_t size)
+{
+	struct async_syscall *copy;
+	unsigned int i, start = 0;
+	int probe_err = 0;
+
+	if (!nr || nr > ASYNC_SUBMIT_MAX_ENTRIES) {
+		snprintf(msg, size, "nr_entries is %u, not 1 to %u", nr,
+			 ASYNC_SUBMIT_MAX_ENTRIES);
+		return ASYNC_EXPLAIN_CALL;
+	}
+	if ((uintptr_t)e & 7) {
+		snprintf(msg, size, "the array is not aligned on 8 bytes");
+		return ASYNC_EXPLAIN_CALL;
+	}
+	copy = malloc((size_t)nr * sizeof(*e));
+	if (!copy) {
+		snprintf(msg, size, "out of memory");
+		return ASYNC_EXPLAIN_CALL;
+	}
+	memcpy(copy, e, (size_t)nr * sizeof(*e));
+	if (async_submit(copy, nr, ASYNC_SUBMIT_PROBE) < 0)
+		probe_err = errno;
+	for (i = 0; i < nr; i++) {
+		if (async_explain_rules(&e[i], i, nr, start, msg, size))
+			break;
+		if (!probe_err && copy[i].result) {
+			async_explain_probe(&e[i], i, copy[i].result, msg, size);
+			break;
+		}
+		if (!(e[i].flags & ASYNC_SYSCALL_LINK))
+			start = i + 1;
+	}
+	free(copy);
+	if (i < nr)
+		return i;
+	if (probe_err) {
+		snprintf(msg, size, "async_submit() fails: %s%s",
+			 strerror(probe_err),
+			 probe_err == EPERM ?
+			 " (sysctl kernel.async_syscall_disabled)" : "");
+		return ASYNC_EXPLAIN_CALL;
+	}
+	snprintf(msg, size, "no rule is broken");
+	return ASYNC_EXPLAIN_OK;
 }
 
 #endif /* __LIBASYNC_H */
