@@ -9,7 +9,7 @@ LOG=$VM_LOG
 DMESG=$LOGS/selftests-dmesg.log
 
 say "running the selftests in the guest"
-"$HARNESS/vm.sh" "$HARNESS/guest-selftests.sh $USEROBJ/selftests" ||
+"$HARNESS/vm.sh" "$HARNESS/guest-selftests.sh $USEROBJ/selftests $OBJ/samples/async_syscall" ||
 	fail "selftests" "$LOG" "the guest runner failed"
 
 totals()

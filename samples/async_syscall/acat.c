@@ -1,20 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * acat: concatenate files to standard output through async_submit().
+ * acat: a parallel cat through async_submit() and struct async_queue.
  *
  *	acat FILE...
  *
- * Each file is opened and read by one chain:
+ * Up to MAX_OPEN files are opened and read at once, each by one chain:
  *
  *	0: openat(AT_FDCWD, FILE, O_RDONLY)
- *	1: fstat(<result of 0>, &st)
- *	2: read(<result of 0>, buf, CHUNK)
+ *	1: fstat(<0>, &st)
+ *	2: read(<0>, buf, CHUNK)
  *
- * A file that is not at its end after that is read by chains of reads on
- * the same descriptor, NR_READS buffers per chain for a regular file and
- * one for anything else (a pipe or a terminal must not be asked for more
- * than cat would ask).  While one chain runs, the buffers of the previous
- * one are written out.  A last chain closes the file.
+ * Output stays in the order of the arguments: a file is written out when
+ * every file before it is.  A regular file whose first read came back
+ * short is complete; any other file is read on by one-entry chains, from
+ * the time it is first in line, until read() returns 0.  A close chain
+ * ends each file.  The queue reaps whatever finishes, in any order.
  */
 
 #define _GNU_SOURCE
@@ -28,57 +28,42 @@
 #include <async_syscall/libasync.h>
 
 #define CHUNK		(128 * 1024)
-#define NR_READS	8
+#define MAX_OPEN	32
 
-/* One chain of reads in flight and the buffers it reads into. */
-struct batch {
-	struct async_syscall e[NR_READS + 2];
-	unsigned int first;	/* index of the first read */
-	unsigned int nr;	/* entries submitted */
-	char *buf[NR_READS];
+/* One file being read, in slot (file index % MAX_OPEN). */
+struct file {
+	const char *path;
+	struct async_syscall e[3];	/* open chain, then reads */
+	struct async_syscall close;
+	struct stat st;
+	char *buf;
+	int fd;
+	bool ready;		/* the last chain on e[] is reaped */
+	bool closing;		/* the close chain is in flight */
+	bool first;		/* e[] holds the open chain */
 };
 
+/* user_data of a chain: file index, and whether it is the close chain. */
+#define TAG_CLOSE	1ULL
+
 static const char *prog = "acat";
+static struct async_queue q;
+static struct file slot[MAX_OPEN];
+static int status;
 
-static void print_usage(FILE *f)
+static void die(const char *what, int err)
 {
-	fprintf(f,
-		"usage: %s FILE...\n"
-		"Write each FILE to standard output, reading it with async_submit():\n"
-		"openat, read and close run on worker threads of this process.\n",
-		prog);
-}
-
-/* Report why async_submit() itself failed, and exit. */
-static void submit_failed(void)
-{
-	int err = errno;
-
-	fprintf(stderr, "%s: async_submit(): %s%s\n", prog, strerror(err),
+	fprintf(stderr, "%s: %s: %s%s\n", prog, what, strerror(err),
 		err == EPERM ? " (see sysctl kernel.async_syscall_disabled)" : "");
 	exit(1);
 }
 
-static void submit(struct async_syscall *e, unsigned int nr)
+static void add(struct async_syscall *e, unsigned int nr, uint64_t data)
 {
-	long ret = async_submit(e, nr, 0);
+	int ret = async_queue_add(&q, e, nr, data);
 
-	if (ret < 0)
-		submit_failed();
-	if (ret != nr) {
-		fprintf(stderr, "%s: async_submit(): queued %ld of %u entries\n",
-			prog, ret, nr);
-		exit(1);
-	}
-}
-
-/* Wait for the last entry of a chain: the chain runs in order. */
-static void wait_chain(struct batch *b)
-{
-	struct async_syscall *last = &b->e[b->nr - 1];
-
-	while (!async_done(last))
-		async_wait(last, NULL);
+	if (ret)
+		die("async_queue_add()", -ret);
 }
 
 static void write_all(const char *p, size_t len)
@@ -89,145 +74,148 @@ static void write_all(const char *p, size_t len)
 		n = write(STDOUT_FILENO, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			fprintf(stderr, "%s: write error: %s\n", prog,
-				strerror(errno));
-			exit(1);
-		}
+		if (n < 0)
+			die("write error", errno);
 		p += n;
 		len -= n;
 	}
 }
 
+static void open_file(unsigned int i, const char *path)
+{
+	struct file *f = &slot[i % MAX_OPEN];
+
+	f->path = path;
+	f->fd = -1;
+	f->ready = false;
+	f->first = true;
+	async_prep_openat(&f->e[0], AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
+	async_prep_fstat_ref(&f->e[1], 0, &f->st);
+	async_prep_read_ref(&f->e[2], 0, f->buf, CHUNK);
+	add(f->e, 3, (uint64_t)i << 1);
+}
+
+static void close_file(unsigned int i)
+{
+	struct file *f = &slot[i % MAX_OPEN];
+
+	f->ready = false;
+	if (f->fd < 0)
+		return;
+	async_prep_close(&f->close, f->fd);
+	add(&f->close, 1, (uint64_t)i << 1 | TAG_CLOSE);
+	f->closing = true;
+}
+
+static bool failed(struct file *f, const char *step, __s64 res)
+{
+	if (res >= 0)
+		return false;
+	fprintf(stderr, "%s: %s: %s%s%s\n", prog, f->path, step,
+		*step ? ": " : "", strerror(-res));
+	status = 1;
+	return true;
+}
+
 /*
- * Write out what the reads of @b got.  Return 1 at end of file, -1 after
- * a read error (reported), 0 if there may be more to read.
+ * Write out what the last chain of file @i read.  Returns true when the
+ * file is done, false when another read is queued.
  */
-static int flush_batch(struct batch *b, const char *path)
+static bool flush_file(unsigned int i)
 {
-	unsigned int i;
-	__s64 res;
+	struct file *f = &slot[i % MAX_OPEN];
+	struct async_syscall *rd = f->first ? &f->e[2] : &f->e[0];
 
-	for (i = 0; b->first + i < b->nr; i++) {
-		res = b->e[b->first + i].result;
-		if (res < 0) {
-			fprintf(stderr, "%s: %s: %s\n", prog, path,
-				strerror(-res));
-			return -1;
-		}
-		if (res == 0)
-			return 1;
-		write_all(b->buf[i], res);
+	if (f->first) {
+		f->first = false;
+		if (failed(f, "", f->e[0].result))
+			return true;
+		f->fd = f->e[0].result;
+		if (failed(f, "fstat", f->e[1].result))
+			return true;
 	}
-	return 0;
+	if (failed(f, "read", rd->result) || rd->result == 0)
+		return true;
+	write_all(f->buf, rd->result);
+	if (S_ISREG(f->st.st_mode) && rd->result < CHUNK)
+		return true;
+	f->ready = false;
+	async_prep_read(&f->e[0], f->fd, f->buf, CHUNK);
+	add(f->e, 1, (uint64_t)i << 1);
+	return false;
 }
 
-/* Chain of @nr reads of @fd into the buffers of @b. */
-static void prep_reads(struct batch *b, int fd, unsigned int nr)
+static void reaped(const struct async_queue_chain *c)
 {
-	unsigned int i;
+	unsigned int i = c->user_data >> 1;
+	struct file *f = &slot[i % MAX_OPEN];
 
-	b->first = 0;
-	b->nr = nr;
-	for (i = 0; i < nr; i++)
-		async_prep_read(&b->e[i], fd, b->buf[i], CHUNK);
-	async_chain(b->e, nr);
-}
-
-static void close_file(int fd, const char *path)
-{
-	struct async_syscall e;
-
-	async_prep_close(&e, fd);
-	if (async_submit_wait(&e, 1) != 1)
-		submit_failed();
-	if (e.result < 0)
-		fprintf(stderr, "%s: %s: close: %s\n", prog, path,
-			strerror(-e.result));
-}
-
-/* Copy one file to standard output: 0, or 1 after reporting an error. */
-static int cat_file(const char *path, struct batch *batch)
-{
-	struct batch *cur = &batch[0], *next = &batch[1], *tmp;
-	unsigned int per_chain;
-	struct stat st;
-	int fd, ret;
-	bool more;
-
-	/* openat, fstat and the first read in one chain. */
-	async_prep_openat(&cur->e[0], AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
-	async_prep_fstat(&cur->e[1], -1, &st);
-	async_ref(&cur->e[1], 0, 0);
-	async_prep_read(&cur->e[2], -1, cur->buf[0], CHUNK);
-	async_ref(&cur->e[2], 0, 0);
-	async_chain(cur->e, 3);
-	cur->first = 2;
-	cur->nr = 3;
-	submit(cur->e, cur->nr);
-	wait_chain(cur);
-
-	if (cur->e[0].result < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path,
-			strerror(-cur->e[0].result));
-		return 1;
+	if (!(c->user_data & TAG_CLOSE)) {
+		f->ready = true;
+		return;
 	}
-	fd = cur->e[0].result;
-	if (cur->e[1].result < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, path,
-			strerror(-cur->e[1].result));
-		close_file(fd, path);
-		return 1;
-	}
-	per_chain = S_ISREG(st.st_mode) ? NR_READS : 1;
-
-	for (;;) {
-		/* Read ahead while the last read of this chain got bytes. */
-		more = cur->e[cur->nr - 1].result > 0;
-		if (more) {
-			prep_reads(next, fd, per_chain);
-			submit(next->e, next->nr);
-		}
-		ret = flush_batch(cur, path);
-		if (more)
-			wait_chain(next);
-		if (ret)
-			break;
-		tmp = cur;
-		cur = next;
-		next = tmp;
-	}
-	close_file(fd, path);
-	return ret < 0;
+	f->closing = false;
+	f->fd = -1;
+	failed(f, "close", f->close.result);
 }
 
 int main(int argc, char **argv)
 {
-	struct batch batch[2];
-	int i, j, status = 0;
+	struct async_queue_chain done[2 * MAX_OPEN];
+	unsigned int nr_files, head = 0, next = 0, i;
+	int n, ret;
 
 	if (argc > 0)
 		prog = argv[0];
-	if (argc < 2) {
-		print_usage(stderr);
-		return 1;
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fprintf(argc < 2 ? stderr : stdout,
+			"usage: %s FILE...\n"
+			"Write each FILE to standard output; up to %d files are opened\n"
+			"and read at once, by chains of async_submit() entries.\n",
+			prog, MAX_OPEN);
+		return argc < 2;
 	}
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			print_usage(stdout);
-			return 0;
+	nr_files = argc - 1;
+	ret = async_queue_init(&q, 8 * MAX_OPEN);
+	if (ret)
+		die("async_queue_init()", -ret);
+	for (i = 0; i < MAX_OPEN; i++) {
+		slot[i].buf = malloc(CHUNK);
+		if (!slot[i].buf)
+			die("malloc", ENOMEM);
+	}
+
+	while (head < nr_files) {
+		/* A slot is free once its file is written and closed. */
+		while (next < nr_files && next < head + MAX_OPEN &&
+		       !slot[next % MAX_OPEN].closing) {
+			open_file(next, argv[1 + next]);
+			next++;
 		}
-	}
-	for (i = 0; i < 2; i++) {
-		for (j = 0; j < NR_READS; j++) {
-			batch[i].buf[j] = malloc(CHUNK);
-			if (!batch[i].buf[j]) {
-				fprintf(stderr, "%s: out of memory\n", prog);
-				return 1;
-			}
+		ret = async_queue_submit(&q);
+		if (ret < 0)
+			die("async_submit()", -ret);
+		/* The head may wait to be opened: its slot is closing. */
+		if (head < next && slot[head % MAX_OPEN].ready) {
+			if (flush_file(head))
+				close_file(head++);
+			continue;
 		}
+		n = async_queue_reap(&q, done, 2 * MAX_OPEN, NULL);
+		if (n < 0 && n != -EINTR)
+			die("async_queue_reap()", -n);
+		for (i = 0; i < (unsigned int)(n > 0 ? n : 0); i++)
+			reaped(&done[i]);
 	}
-	for (i = 1; i < argc; i++)
-		status |= cat_file(argv[i], batch);
+	/* The last closes. */
+	ret = async_queue_submit(&q);
+	if (ret < 0)
+		die("async_submit()", -ret);
+	while (async_queue_pending(&q)) {
+		n = async_queue_reap(&q, done, 2 * MAX_OPEN, NULL);
+		for (i = 0; i < (unsigned int)(n > 0 ? n : 0); i++)
+			reaped(&done[i]);
+	}
+	async_queue_exit(&q);
 	return status;
 }

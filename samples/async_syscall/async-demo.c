@@ -8,7 +8,7 @@
  *
  *	0: openat(AT_FDCWD, FILE, O_RDONLY)
  *	1: read(<result of 0>, buf, sizeof(buf))
- *	2: close(<result of 0>)
+ *	2: close(<result of 0>)	(runs even if the read failed)
  *
  * The entries run in order on a worker thread of this process.  The demo
  * then sleeps on the futex completion word of the last entry, prints the
@@ -40,15 +40,10 @@ int main(int argc, char **argv)
 	}
 
 	async_prep_openat(&e[0], AT_FDCWD, path, O_RDONLY, 0);
-
-	/* The fd is the result of entry 0. */
-	async_prep_read(&e[1], -1, buf, sizeof(buf));
-	async_ref(&e[1], 0, 0);
-
-	/* Entry 0 again, not the byte count of entry 1. */
-	async_prep_close(&e[2], -1);
-	async_ref(&e[2], 0, 0);
-
+	/* The descriptor is the result of step 0 of the chain. */
+	async_prep_read_ref(&e[1], 0, buf, sizeof(buf));
+	/* The cleanup step: it runs even when the read fails. */
+	async_prep_close_ref(&e[2], 0);
 	async_chain(e, 3);
 	ret = async_submit(e, 3, 0);
 	if (ret < 0) {
