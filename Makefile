@@ -54,8 +54,8 @@ bench: user
 profile: user
 	@$(H)/profile.sh $(P)
 
-# checkpatch, kernel-doc, sparse and the man page lint; needs a built kernel.
-check: kernel
+# checkpatch, kernel-doc, sparse, the man page lint and its example; needs a built kernel.
+check: user
 	@$(H)/check.sh
 
 # series/*.msg over the prepared tree: .build/series/patches/.

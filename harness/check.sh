@@ -69,5 +69,19 @@ check sparse "$LOGS/check-sparse.log" ': (warning|error):' \
 check "man page lint" "$LOGS/check-man.log" '.' \
 	groff -ww -z -man man/man2/*.2
 
+# The man page's example program, as a reader would paste it, must build.
+man_example()
+{
+	local src=$LOGS/man-example.c
+
+	sed -n '/^\.\\" SRC BEGIN/,/^\.\\" SRC END/p' man/man2/async_submit.2 |
+		sed -e '/^\.\\"/d' -e '/^\.EX$/d' -e '/^\.EE$/d' -e '/^\.in/d' \
+		    -e 's/\\-/-/g' -e 's/\\&//g' -e 's/\\e/\\/g' >"$src"
+	[ -s "$src" ] || { echo "error: no SRC BEGIN/END block"; return 1; }
+	gcc -Wall -Wextra -Werror -I"$HDR/include" -o "$LOGS/man-example" "$src"
+}
+
+check "man page example" "$LOGS/check-man-example.log" '(warning|error)' man_example
+
 [ -z "$failed" ] || fail "static checks" "" "findings from:$failed"
 say "all checks clean"
