@@ -85,6 +85,48 @@ static void group_async(unsigned int first, unsigned int n)
 	}
 }
 
+/*
+ * The same chains through libasync's queue: step references, the cleanup
+ * close, one call for the group, and reaping with user data, as a program
+ * that keeps files in flight would.
+ */
+static struct async_queue queue;
+
+static void group_async_queue(unsigned int first, unsigned int n)
+{
+	struct async_queue_chain done[INFLIGHT];
+	unsigned int i, left = n;
+	int got, k;
+
+	for (i = 0; i < n; i++) {
+		struct async_syscall *e = &ents[3 * i];
+
+		async_prep_openat(&e[0], dir_fd, paths[first + i], O_RDONLY, 0);
+		async_prep_read_ref(&e[1], 0, bufs[i], FSIZE);
+		async_prep_close_ref(&e[2], 0);
+		if (async_queue_add(&queue, e, 3, i))
+			die("async_queue_add");
+	}
+	if (async_queue_submit(&queue) != (int)n)
+		die("async_queue_submit: %s", strerror(errno));
+	while (left) {
+		got = async_queue_reap(&queue, done, INFLIGHT, NULL);
+		if (got <= 0)
+			die("async_queue_reap: %d", got);
+		for (k = 0; k < got; k++) {
+			struct async_syscall *e = done[k].entries;
+
+			i = done[k].user_data;
+			if (e[0].result < 0 || e[2].result)
+				die("queued chain %u: %lld %lld", i,
+				    (long long)e[0].result,
+				    (long long)e[2].result);
+			check_buf(first + i, bufs[i], e[1].result);
+		}
+		left -= got;
+	}
+}
+
 static void group_uring(unsigned int first, unsigned int n)
 {
 	struct io_uring_sqe *sqe;
@@ -187,6 +229,7 @@ static const struct method {
 } methods[] = {
 	{ "sync",	group_sync },
 	{ "async",	group_async },
+	{ "async_queue", group_async_queue },
 	{ "uring",	group_uring },
 	{ "pool",	group_pool },
 	{ "aio",	group_aio },
@@ -217,6 +260,8 @@ int main(void)
 	if (io_uring_queue_init(4 * INFLIGHT, &ring, 0) ||
 	    io_uring_register_files_sparse(&ring, INFLIGHT))
 		die("io_uring setup");
+	if (async_queue_init(&queue, 3 * INFLIGHT))
+		die("async_queue_init");
 	pool_start(&pool);
 	v = calloc((size_t)groups * reps, sizeof(*v));
 	clk = clock_overhead();

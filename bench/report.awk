@@ -278,6 +278,9 @@ END {
 			line = line " | " num(get(bn, pp, m3[j], met))
 		print line " |"
 	}
+	q = get("P3", p3, "async_queue", "us_per_file")
+	printf("\nP3 through libasync's queue (step references, cleanup close, reap with user data): %s µs/file, %s× the raw async chains.\n",
+	       num(q), rat(div(q, get("P3", p3, "async", "us_per_file"))))
 	printf("\nasync-wrk-* threads after the async pass, most of the rounds: P3 %s, P5 %s.\n",
 	       num(most("P3", p3, "async", "workers")), num(most("P5", p5, "async", "workers")))
 	f = dat "/p35.dat"
