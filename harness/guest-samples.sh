@@ -19,7 +19,7 @@ check()
 }
 
 echo "# samples: $bin"
-echo "1..6"
+echo "1..7"
 
 # 100 small files, one of 1 MiB, an empty one: acat == cat.
 i=0
@@ -41,6 +41,10 @@ check sh -c "! '$bin/acat' '$dir/f2' '$dir/none' '$dir' '$dir/f3' >'$dir/out.aca
 
 name="acat reads a pipe until its end"
 check sh -c "cat '$dir/big' | '$bin/acat' /proc/self/fd/0 | cmp -s - '$dir/big'"
+
+name="acat reads a file of /proc, whose size is 0, until its end"
+check sh -c "'$bin/acat' /proc/self/mountinfo >'$dir/out.acat' && cat /proc/self/mountinfo |
+	cmp -s - '$dir/out.acat' && test -s '$dir/out.acat'"
 
 name="alog appends 3 MiB and syncs each batch"
 check sh -c "printf head >'$dir/log' &&

@@ -10,11 +10,14 @@
  *	1: fstat(<0>, &st)
  *	2: read(<0>, buf, CHUNK)
  *
- * Output stays in the order of the arguments: a file is written out when
- * every file before it is.  A regular file whose first read came back
- * short is complete; any other file is read on by one-entry chains, from
- * the time it is first in line, until read() returns 0.  A close chain
- * ends each file.  The queue reaps whatever finishes, in any order.
+ * The chains lie back to back in one array, so that the queue submits
+ * those staged together in one call.  Output stays in the order of the
+ * arguments: a file is written out when every file before it is.  A
+ * regular file whose size fstat() gave is complete once that many bytes
+ * are read; any other file (a pipe, a file of /proc, which says 0) is read
+ * on by one-entry chains, from the time it is first in line, until read()
+ * returns 0.  A close chain ends each file.  The queue reaps whatever
+ * finishes, in any order.
  */
 
 #define _GNU_SOURCE
@@ -33,9 +36,10 @@
 /* One file being read, in slot (file index % MAX_OPEN). */
 struct file {
 	const char *path;
-	struct async_syscall e[3];	/* open chain, then reads */
+	struct async_syscall *e;	/* open chain, then reads */
 	struct async_syscall close;
 	struct stat st;
+	off_t done;		/* bytes written out */
 	char *buf;
 	int fd;
 	bool ready;		/* the last chain on e[] is reaped */
@@ -49,6 +53,7 @@ struct file {
 static const char *prog = "acat";
 static struct async_queue q;
 static struct file slot[MAX_OPEN];
+static struct async_syscall chain[MAX_OPEN][3];
 static int status;
 
 static void die(const char *what, int err)
@@ -87,6 +92,7 @@ static void open_file(unsigned int i, const char *path)
 
 	f->path = path;
 	f->fd = -1;
+	f->done = 0;
 	f->ready = false;
 	f->first = true;
 	async_prep_openat(&f->e[0], AT_FDCWD, path, O_RDONLY | O_CLOEXEC, 0);
@@ -137,7 +143,9 @@ static bool flush_file(unsigned int i)
 	if (failed(f, "read", rd->result) || rd->result == 0)
 		return true;
 	write_all(f->buf, rd->result);
-	if (S_ISREG(f->st.st_mode) && rd->result < CHUNK)
+	f->done += rd->result;
+	if (S_ISREG(f->st.st_mode) && f->st.st_size > 0 &&
+	    f->done >= f->st.st_size)
 		return true;
 	f->ready = false;
 	async_prep_read(&f->e[0], f->fd, f->buf, CHUNK);
@@ -180,6 +188,7 @@ int main(int argc, char **argv)
 	if (ret)
 		die("async_queue_init()", -ret);
 	for (i = 0; i < MAX_OPEN; i++) {
+		slot[i].e = chain[i];
 		slot[i].buf = malloc(CHUNK);
 		if (!slot[i].buf)
 			die("malloc", ENOMEM);
@@ -213,6 +222,8 @@ int main(int argc, char **argv)
 		die("async_submit()", -ret);
 	while (async_queue_pending(&q)) {
 		n = async_queue_reap(&q, done, 2 * MAX_OPEN, NULL);
+		if (n < 0 && n != -EINTR)
+			die("async_queue_reap()", -n);
 		for (i = 0; i < (unsigned int)(n > 0 ? n : 0); i++)
 			reaped(&done[i]);
 	}

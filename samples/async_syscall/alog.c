@@ -12,7 +12,9 @@
  * so that a batch is durable when its chain completes, and only its own
  * bytes are synced: the ranged data sync that fsync() and fdatasync() do
  * not offer.  Up to DEPTH batches are in flight while the next ones are
- * read.  With -v, each batch is reported when it is durable.
+ * read.  They may complete out of order; with -v, the input is reported
+ * durable up to a byte once every batch up to it is.  A new FILE's
+ * directory entry is synced first.  FILE must have no other writer.
  */
 
 #define _GNU_SOURCE
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libgen.h>
 #include <sys/stat.h>
 #include <async_syscall/libasync.h>
 
@@ -36,6 +39,7 @@ struct batch {
 	off_t start;
 	size_t len;
 	char *buf;
+	bool finished;		/* reaped, not yet reported */
 };
 
 static const char *prog = "alog";
@@ -91,7 +95,10 @@ static void queue_batch(struct batch *b, unsigned int index, int fd,
 		die("async_submit()", -ret);
 }
 
-/* Check a finished batch: every write whole, then the sync. */
+/*
+ * Check a finished batch: every write whole, then the sync.  The first
+ * error that is not a -ECANCELED of an entry after it is the cause.
+ */
 static void check_batch(struct batch *b)
 {
 	unsigned int i;
@@ -99,22 +106,36 @@ static void check_batch(struct batch *b)
 
 	for (i = 0; i < b->nr; i++) {
 		res = b->e[i].result;
+		if (res == -ECANCELED)
+			continue;
 		if (res < 0)
 			die(i + 1 < b->nr ? "pwrite" : "fsync_range", -res);
 		if (i + 1 < b->nr && res != (__s64)b->e[i].args[2])
 			die("pwrite", EIO);	/* short: the disk is full */
 	}
-	if (verbose)
-		fprintf(stderr, "%s: bytes %lld-%lld durable\n", prog,
-			(long long)b->start,
-			(long long)(b->start + b->len - 1));
+	if (b->e[0].result == -ECANCELED)
+		die("async_submit()", ECANCELED);
+}
+
+/* A new file's name must be durable too. */
+static void sync_dir_of(char *path)
+{
+	int dfd = open(dirname(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0 || fsync(dfd))
+		die("sync of the directory", errno);
+	close(dfd);
 }
 
 int main(int argc, char **argv)
 {
+	unsigned long long next = 0, reported = 0;	/* batch numbers */
 	struct async_queue_chain done[DEPTH];
-	unsigned int free_list[DEPTH], nr_free = DEPTH, i;
+	struct batch *b;
+	bool created, more = true;
 	struct stat st;
+	char *path;
+	unsigned int i;
 	off_t off;
 	int fd, n, ret;
 
@@ -129,9 +150,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [-v] FILE < data\n", prog);
 		return 1;
 	}
-	fd = open(argv[1], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(argv[1], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	created = fd >= 0;
+	if (!created && errno == EEXIST)
+		fd = open(argv[1], O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st))
 		die(argv[1], errno);
+	path = strdup(argv[1]);
+	if (created && path)
+		sync_dir_of(path);
+	free(path);
 	off = st.st_size;
 	ret = async_queue_init(&q, DEPTH * (BLOCKS + 1));
 	if (ret)
@@ -140,29 +168,35 @@ int main(int argc, char **argv)
 		batch[i].buf = malloc(BATCH);
 		if (!batch[i].buf)
 			die("malloc", ENOMEM);
-		free_list[i] = i;
 	}
 
-	for (;;) {
-		if (nr_free) {
-			struct batch *b = &batch[free_list[nr_free - 1]];
-
-			if (!read_batch(b))
-				break;
-			queue_batch(b, free_list[--nr_free], fd, off);
-			off += b->len;
+	/* Batch k uses batch[k % DEPTH], free once k - DEPTH is reported. */
+	while (more || reported < next) {
+		if (more && next - reported < DEPTH) {
+			b = &batch[next % DEPTH];
+			more = read_batch(b);
+			if (more) {
+				queue_batch(b, next % DEPTH, fd, off);
+				off += b->len;
+				next++;
+			}
 			continue;
 		}
 		n = async_queue_reap(&q, done, DEPTH, NULL);
-		for (i = 0; i < (unsigned int)(n > 0 ? n : 0); i++) {
-			check_batch(&batch[done[i].user_data]);
-			free_list[nr_free++] = done[i].user_data;
-		}
-	}
-	while (async_queue_pending(&q)) {
-		n = async_queue_reap(&q, done, DEPTH, NULL);
+		if (n < 0 && n != -EINTR)
+			die("async_queue_reap()", -n);
 		for (i = 0; i < (unsigned int)(n > 0 ? n : 0); i++)
-			check_batch(&batch[done[i].user_data]);
+			batch[done[i].user_data].finished = true;
+		/* In order: a batch is reported once those before it are. */
+		while (reported < next && batch[reported % DEPTH].finished) {
+			b = &batch[reported % DEPTH];
+			check_batch(b);
+			b->finished = false;
+			if (verbose)
+				fprintf(stderr, "%s: bytes up to %lld durable\n",
+					prog, (long long)(b->start + b->len));
+			reported++;
+		}
 	}
 	if (close(fd))
 		die(argv[1], errno);

@@ -25,14 +25,16 @@ int main(int argc, char **argv)
 	struct async_syscall e;
 	struct async_queue q;
 	static char buf[4096];
-	long cancelled = 0;
+	long cancelled = 0, secs;
+	char *end;
 	int ret;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s SECONDS\n", argv[0]);
+	secs = argc == 2 ? strtol(argv[1], &end, 10) : -1;
+	if (argc != 2 || *end || end == argv[1] || secs < 0 || secs > 86400) {
+		fprintf(stderr, "usage: %s SECONDS (0 to 86400)\n", argv[0]);
 		return 1;
 	}
-	timeout.tv_sec = atoi(argv[1]);
+	timeout.tv_sec = secs;
 	if (async_queue_init(&q, 1))
 		return 1;
 
@@ -67,6 +69,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: read: %s\n", argv[0], strerror(-e.result));
 		return 1;
 	}
-	fwrite(buf, 1, e.result, stdout);
+	if (fwrite(buf, 1, e.result, stdout) != (size_t)e.result ||
+	    fflush(stdout)) {
+		fprintf(stderr, "%s: standard output: %s\n", argv[0],
+			strerror(errno));
+		return 1;
+	}
 	return e.result ? 0 : 1;
 }

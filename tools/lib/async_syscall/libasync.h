@@ -77,6 +77,19 @@ static inline long async_cancel(struct async_syscall *entries,
 	return async_submit(entries, nr, ASYNC_SUBMIT_CANCEL);
 }
 
+/*
+ * Cancel the chain of @nr entries at @e but not its trailing cleanup
+ * steps (ASYNC_SYSCALL_RUN_ANYWAY), so that they still run: as
+ * async_cancel(), or 0 when every entry is a cleanup step.
+ */
+static inline long async_cancel_chain(struct async_syscall *e,
+				      unsigned int nr)
+{
+	while (nr && (e[nr - 1].flags & ASYNC_SYSCALL_RUN_ANYWAY))
+		nr--;
+	return nr ? async_cancel(e, nr) : 0;
+}
+
 /* ABI version of the running kernel, or -1 and errno (ENOSYS: none). */
 static inline int async_abi_version(void)
 {
@@ -294,8 +307,9 @@ static inline void async_prep_fsync_range_ref(struct async_syscall *e,
 
 /*
  * The cleanup step: close what step @fd_ref opened, even when a step in
- * between failed, so that the descriptor never leaks.  When the open
- * itself failed, the close gets its -errno and fails with EBADF.
+ * between failed.  When the open itself failed, the close gets its -errno
+ * and fails with EBADF.  A cancel of the whole chain cancels the close
+ * too, if it has not started: cancel with async_cancel_chain().
  */
 static inline void async_prep_close_ref(struct async_syscall *e,
 					unsigned int fd_ref)
@@ -586,6 +600,9 @@ static inline void async_queue_refuse(struct async_queue_chain *c, long err)
 			c->entries[i].result = -ECANCELED;
 		__atomic_store_n(&c->entries[i].done, ASYNC_SYSCALL_DONE,
 				 __ATOMIC_RELEASE);
+		/* As the kernel would: another thread may wait on it. */
+		syscall(SYS_futex, &c->entries[i].done, FUTEX_WAKE_PRIVATE,
+			INT32_MAX, NULL, NULL, 0);
 	}
 }
 
@@ -615,7 +632,10 @@ static inline int async_queue_submit_run(struct async_queue *q,
 		q->staged[from].entries[c].result = 0;
 	if (async_submit(q->staged[from].entries, q->staged[from].nr, 0) >= 0)
 		return 0;
-	async_queue_refuse(&q->staged[from], errno);
+	err = errno;
+	if (err != EINVAL && err != EOPNOTSUPP)
+		return -err;
+	async_queue_refuse(&q->staged[from], err);
 	return 0;
 }
 
@@ -623,7 +643,8 @@ static inline int async_queue_submit_run(struct async_queue *q,
  * Submit every staged chain, in as few calls as their layout allows.
  * Returns the number of chains submitted, or -errno (EAGAIN, ENOMEM,
  * EPERM, EFAULT: see async_submit(2)) with the chains from the one that
- * failed on still staged, to submit again, for EAGAIN after reaping.
+ * failed on still staged, to submit again, for EAGAIN after reaping; the
+ * chains before it are in flight, and reap returns them.
  * A chain that async_submit() refuses for itself (EINVAL, EOPNOTSUPP)
  * counts as submitted: reap returns it with the error in the bad entry's
  * result and -ECANCELED in the others.  async_explain() says why.
@@ -649,6 +670,8 @@ static inline int async_queue_submit(struct async_queue *q)
 			for (ret = 0, c = from; c < to && !ret; c++)
 				ret = async_queue_submit_run(q, c, c + 1);
 			to = c - (ret < 0);
+		} else if (ret < 0) {
+			to = from;	/* none of them is in flight */
 		}
 		for (c = from; c < to; c++)
 			q->inflight[q->nr_inflight++] = q->staged[c];
@@ -742,11 +765,14 @@ static inline int async_queue_wait(struct async_queue *q, unsigned int first,
  * relative @timeout (NULL: no limit; zero: just look), and move the
  * finished ones, at most @max, to @out.  Every entry of a returned chain
  * has completed, and the queue forgets it: its memory may be reused or
- * added again.  Returns how many, 0 when nothing is in flight (staged
- * chains wait for async_queue_submit()), or -ETIMEDOUT, -EINTR, -EINVAL.
+ * added again.  Returns how many, or:
+ * - 0 when nothing is staged or in flight;
+ * - -EAGAIN when chains are staged but none is in flight: submit them;
+ * - -ETIMEDOUT when none finished in time (at once for a zero timeout);
+ * - -EINTR after a signal; -EINVAL for @max 0 or a bad @timeout.
  *
  * Beyond 128 chains in flight, futex_waitv()'s limit, it waits on 128 at
- * a time, 1 ms each in turn.
+ * a time, 1 ms each in turn: a long wait then wakes every millisecond.
  */
 static inline int async_queue_reap(struct async_queue *q,
 				   struct async_queue_chain *out,
@@ -757,15 +783,21 @@ static inline int async_queue_reap(struct async_queue *q,
 	unsigned int n, nr;
 	int ret;
 
-	if (!max)
+	if (!max || (timeout && (timeout->tv_sec < 0 || timeout->tv_nsec < 0 ||
+				 timeout->tv_nsec >= 1000000000L)))
 		return -EINVAL;
-	if (timeout)
+	/* Past about 292 years, no limit. */
+	if (timeout && timeout->tv_sec < INT64_MAX / 1000000000LL - 1)
 		deadline = async_queue_now() + timeout->tv_sec * 1000000000LL +
 			   timeout->tv_nsec;
+	else
+		timeout = NULL;
 	for (;;) {
 		n = async_queue_collect(q, out, max);
-		if (n || !q->nr_inflight)
+		if (n)
 			return n;
+		if (!q->nr_inflight)
+			return q->nr_staged ? -EAGAIN : 0;
 		if (timeout && async_queue_now() >= deadline)
 			return -ETIMEDOUT;
 		if (q->rotor >= q->nr_inflight ||

@@ -342,6 +342,78 @@ TEST_F(lib, queue_refused_chain)
 	close(e[4].result);
 }
 
+/*
+ * A call that fails for the whole array (EFAULT: the entries are not
+ * writable) leaves its chains staged, not in flight; they go once fixed.
+ */
+TEST_F(lib, queue_failed_submit_stays_staged)
+{
+	struct timespec limit = { WAIT_TIMEOUT_S, 0 };
+	struct async_syscall *e;
+
+	e = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, e);
+	async_prep_close(&e[0], -1);
+	async_prep_close(&e[1], -1);
+	ASSERT_EQ(0, async_queue_add(&self->q, &e[0], 1, 0));
+	ASSERT_EQ(0, async_queue_add(&self->q, &e[1], 1, 1));
+	ASSERT_EQ(0, mprotect(e, 4096, PROT_READ));
+	ASSERT_EQ(-EFAULT, async_queue_submit(&self->q));
+	ASSERT_EQ(2, async_queue_pending(&self->q));
+	/* Nothing is in flight: reap says to submit, it does not sleep. */
+	ASSERT_EQ(-EAGAIN, async_queue_reap(&self->q, self->out, 2, &limit));
+	ASSERT_EQ(0, mprotect(e, 4096, PROT_READ | PROT_WRITE));
+	ASSERT_SUBMITTED(2, &self->q);
+	ASSERT_EQ(2, async_queue_reap(&self->q, self->out, 2, &limit));
+	ASSERT_EQ(-EBADF, e[0].result);
+	ASSERT_EQ(-EBADF, e[1].result);
+	munmap(e, 4096);
+}
+
+/* Timeouts out of range are refused; a huge one is no limit, not none. */
+TEST_F(lib, queue_timeout_range)
+{
+	struct timespec bad = { 0, 1000000000L }, huge = { INT64_MAX, 0 };
+	struct async_syscall e;
+
+	async_prep_close(&e, -1);
+	ASSERT_EQ(0, async_queue_add(&self->q, &e, 1, 0));
+	ASSERT_SUBMITTED(1, &self->q);
+	ASSERT_EQ(-EINVAL, async_queue_reap(&self->q, self->out, 1, &bad));
+	ASSERT_EQ(1, async_queue_reap(&self->q, self->out, 1, &huge));
+}
+
+/*
+ * async_cancel_chain() stops a blocked read but lets its cleanup close
+ * run: the FIFO's descriptor does not leak.
+ */
+TEST_F(lib, cancel_chain_keeps_cleanup)
+{
+	struct timespec limit = { WAIT_TIMEOUT_S, 0 };
+	struct async_syscall e[3];
+	char path[96], buf[8];
+
+	snprintf(path, sizeof(path), "%s/fifo", self->dir);
+	ASSERT_EQ(0, mkfifo(path, 0600));
+	/* O_RDWR: the open does not wait for a writer, the read does. */
+	async_prep_openat(&e[0], AT_FDCWD, path, O_RDWR, 0);
+	async_prep_read_ref(&e[1], 0, buf, sizeof(buf));
+	async_prep_close_ref(&e[2], 0);
+	ASSERT_EQ(0, async_queue_add(&self->q, e, 3, 0));
+	ASSERT_SUBMITTED(1, &self->q);
+	ASSERT_EQ(0, wait_done(&e[0], WAIT_TIMEOUT_S));
+	while (async_pending(&e[1])) {
+		ASSERT_LE(0, async_cancel_chain(e, 3));
+		sleep_ms(POLL_MS);
+	}
+	ASSERT_EQ(1, async_queue_reap(&self->q, self->out, 1, &limit));
+	ASSERT_LE(0, e[0].result);
+	ASSERT_TRUE(e[1].result == -EINTR || e[1].result == -ECANCELED);
+	ASSERT_EQ(0, e[2].result);
+	ASSERT_EQ(-1, fcntl(e[0].result, F_GETFD));
+}
+
 /* The _ref variants take the descriptor of an earlier step. */
 TEST_F(lib, ref_preps)
 {
