@@ -5,6 +5,7 @@
 #   make test            build everything, run the selftests in the guest
 #   make run             build everything, run the demo in the guest
 #   make bench           build everything, run the benchmarks in the guest
+#   make fio             fio jobs with each engine, ours included, in the guest
 #   make profile P=...   perf profile of one benchmark in the guest
 #   make vm CMD='...'    run any host command in the guest
 #   make fuzz N=20000    run the randomized submitter in the guest (SEED=n)
@@ -25,7 +26,7 @@ else
 KOBJ := $(BUILD)/obj
 endif
 
-.PHONY: all deps tree kernel user test run bench profile check series vm vm-boot fuzz fuzz-long clean
+.PHONY: all deps tree kernel user test run bench fio profile check series vm vm-boot fuzz fuzz-long clean
 
 all: user
 
@@ -49,6 +50,11 @@ run: user
 
 bench: user
 	@$(H)/bench.sh
+
+# make fio: fio jobs with each engine, ours as an external ioengine, on a
+# null_blk disk; libaio also on the stock kernel.  FIO_SMOKE=1: CI's job.
+fio: user
+	@$(H)/fio.sh
 
 # make profile P='p1_trivial async_futex 64': perf profile of one benchmark.
 profile: user

@@ -5,7 +5,8 @@
 
 PKGS="build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils rsync
       ccache git e2fsprogs qemu-system-x86 liburing-dev sparse groff-base man-db
-      gnuplot-nox python3-ply python3-git linux-perf"
+      gnuplot-nox python3-ply python3-git linux-perf
+      fio jq dpkg-dev libaio-dev libnuma-dev zlib1g-dev"
 [ -n "${KERNEL_SRC:-}" ] || PKGS="$PKGS linux-source-6.12"
 
 missing=

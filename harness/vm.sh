@@ -5,10 +5,11 @@
 #
 # VM_TIMEOUT (seconds, default 900), VM_ACCEL=kvm|tcg (default: probe),
 # VM_MEM (default 2G), VM_CPUS (default 2), VM_LOG (console log; the guest's
-# dmesg goes next to it as *-dmesg.log).
+# dmesg goes next to it as *-dmesg.log), VM_KERNEL (default: the built
+# bzImage), VM_APPEND (more kernel parameters).
 . "$(dirname "$0")/lib.sh"
 
-KERNEL=$OBJ/arch/x86/boot/bzImage
+KERNEL=${VM_KERNEL:-$OBJ/arch/x86/boot/bzImage}
 [ -f "$KERNEL" ] || fail "boot guest" "" "no kernel at $KERNEL: run make kernel"
 TIMEOUT=${VM_TIMEOUT:-900}
 RUN=$BUILD/vm.$$
