@@ -107,7 +107,7 @@ accel=$(sed -n 's/.*guest: \([A-Z]*\),.*/\1/p' "$OUT/console.log" | head -n 1)
 awk -F, -v dat="$OUT" -f "$REPO/bench/fio/report.awk" "$OUT/results.csv" >"$OUT/table.md"
 echo
 cat "$OUT/table.md"
-gnuplot -e "dat='$OUT'; out='$OUT/chart.png'; title='fio, 4 KiB, null\\_blk 0.5 ms, guest under ${accel:-?}'" \
+gnuplot -e "dat='$OUT'; out='$OUT/chart.png'; title='fio, 4 KiB, null_blk 0.5 ms, guest under ${accel:-?}'" \
 	"$REPO/bench/fio/chart.gp" 2>"$LOGS/fio-chart.log" ||
 	say "gnuplot failed, see ${LOGS#"$REPO"/}/fio-chart.log"
 say "results: ${OUT#"$REPO"/}/results.csv, table.md, chart.png; consoles: ${OUT#"$REPO"/}/console*.log"
