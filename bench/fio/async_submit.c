@@ -89,8 +89,8 @@ static struct fio_option options[] = {
 };
 
 /* Prepare the sync of @f: whole-file, or the range written since the last. */
-static unsigned int fas_prep_sync(struct thread_data *td, struct io_u *io_u,
-				  struct async_syscall *e)
+static void fas_prep_sync(struct thread_data *td, struct io_u *io_u,
+			  struct async_syscall *e)
 {
 	struct fas_options *o = td->eo;
 	struct fio_file *f = io_u->file;
@@ -98,20 +98,16 @@ static unsigned int fas_prep_sync(struct thread_data *td, struct io_u *io_u,
 	bool data = io_u->ddir == DDIR_DATASYNC;
 
 	if (o->sync_range && ff) {
+		/* Nothing written: one byte, as a length of 0 means "to EOF". */
 		async_prep_fsync_range(e, f->fd, ff->start,
-				       ff->end - ff->start,
+				       ff->end - ff->start ?: 1,
 				       data ? ASYNC_FSYNC_DATASYNC : 0);
-		/* An empty range would mean "to end of file". */
-		if (ff->end == ff->start)
-			async_prep_fsync_range(e, f->fd, 0, 1,
-					       data ? ASYNC_FSYNC_DATASYNC : 0);
 		ff->start = 0;
 		ff->end = 0;
 	} else {
 		async_prep(e, data ? __NR_fdatasync : __NR_fsync, f->fd,
 			   0, 0, 0, 0, 0);
 	}
-	return 1;
 }
 
 static void fas_note_write(struct io_u *io_u)
@@ -165,7 +161,7 @@ static enum fio_q_status fas_queue(struct thread_data *td, struct io_u *io_u)
 		break;
 	case DDIR_SYNC:
 	case DDIR_DATASYNC:
-		nr = fas_prep_sync(td, io_u, e);
+		fas_prep_sync(td, io_u, e);
 		break;
 	default:
 		io_u->error = EINVAL;
@@ -204,18 +200,18 @@ static struct async_syscall *fas_result_entry(struct thread_data *td,
 static int fas_commit(struct thread_data *td)
 {
 	struct fas_data *ad = td->io_ops_data;
+	unsigned int i, sent;
 	struct timespec now;
-	unsigned int i;
 	int ret;
 
 	if (!ad->nr_staged)
 		return 0;
+	/* On an error the chains from the failed call on stay staged. */
 	ret = async_queue_submit(&ad->q);
-	if (ret < 0)
-		return ret == -EAGAIN ? 0 : ret;	/* reap, then again */
+	sent = ad->nr_staged - ad->q.nr_staged;
 
 	fio_gettime(&now, NULL);
-	for (i = 0; i < ad->nr_staged; i++) {
+	for (i = 0; i < sent; i++) {
 		struct io_u *io_u = ad->staged[i];
 		struct async_syscall *e = &ad->ents[CHAIN_MAX * io_u->index];
 		unsigned int k, nr = fas_chain_len(td, io_u);
@@ -226,9 +222,11 @@ static int fas_commit(struct thread_data *td)
 		memcpy(&io_u->issue_time, &now, sizeof(now));
 		io_u_queued(td, io_u);
 	}
-	io_u_mark_submit(td, ad->nr_staged);
-	ad->nr_staged = 0;
-	return 0;
+	io_u_mark_submit(td, sent);
+	ad->nr_staged -= sent;
+	memmove(ad->staged, ad->staged + sent,
+		ad->nr_staged * sizeof(*ad->staged));
+	return ret == -EAGAIN ? 0 : min(ret, 0);	/* EAGAIN: reap, retry */
 }
 
 static int fas_getevents(struct thread_data *td, unsigned int min,
@@ -276,7 +274,6 @@ static struct io_u *fas_event(struct thread_data *td, int event)
 static int fas_open_file(struct thread_data *td, struct fio_file *f)
 {
 	struct fas_options *o = td->eo;
-	int ret;
 
 	if (!FILE_ENG_DATA(f)) {
 		struct fas_file *ff = calloc(1, sizeof(*ff));
@@ -287,8 +284,7 @@ static int fas_open_file(struct thread_data *td, struct fio_file *f)
 	}
 	if (o->chain_open && !td_write(td))
 		return 0;	/* the chains open the file */
-	ret = generic_open_file(td, f);
-	return ret;
+	return generic_open_file(td, f);
 }
 
 static int fas_close_file(struct thread_data *td, struct fio_file *f)
@@ -339,8 +335,9 @@ static void fas_cleanup(struct thread_data *td)
 
 	if (!ad)
 		return;
-	log_info("async_submit: %llu entries, %llu done when async_submit() returned\n",
-		 ad->entries, ad->done_at_submit);
+	/* stderr: fio's own log goes into --output, JSON included. */
+	fprintf(stderr, "async_submit: %llu entries, %llu done when async_submit() returned\n",
+		ad->entries, ad->done_at_submit);
 	async_queue_exit(&ad->q);
 	free(ad->ents);
 	free(ad->done);

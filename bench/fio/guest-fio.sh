@@ -72,7 +72,9 @@ for job in $jobs; do
 			status=1
 			continue
 		fi
-		grep '^async_submit:' /tmp/fio.txt
+		# Our engine's count of entries done when async_submit() returned.
+		awk -v p="CSV,fio,$job,$eng,$kernel" '/^async_submit: / {
+			print; printf("%s,inline_pct,%.1f\n", p, $2 ? 100 * $4 / $2 : 0) }' /tmp/fio.txt
 		jq -r --arg job "$job" --arg eng "$eng" --arg k "$kernel" '
 			.jobs[0] as $j
 			| ($j.read.iops + $j.write.iops) as $iops
