@@ -5,6 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 
 export VM_LOG=$LOGS/selftests.log
+# aio_test's delayed disk: every request takes 100 ms.
+export VM_APPEND="null_blk.nr_devices=1 null_blk.memory_backed=1 null_blk.gb=1
+	null_blk.bs=4096 null_blk.irqmode=2 null_blk.completion_nsec=100000000"
+
 LOG=$VM_LOG
 DMESG=$LOGS/selftests-dmesg.log
 

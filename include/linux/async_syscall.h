@@ -2,15 +2,65 @@
 #ifndef _LINUX_ASYNC_SYSCALL_H
 #define _LINUX_ASYNC_SYSCALL_H
 
+#include <linux/errno.h>
+#include <linux/list.h>
 #include <linux/sched/signal.h>
 #include <linux/types.h>
 
 struct async_ctx;
+struct async_work;
+struct cred;
+
+/**
+ * struct async_work_ops - how the engine runs work handed over by the kernel
+ * @run: Runs the work on a worker of the thread that queued it, with the
+ *	credentials it was queued with, and returns its result.  A restart
+ *	code makes the engine call it again, so it must have consumed nothing
+ *	then.  Not called if the work was cancelled before it started.
+ * @complete: Called once for every queued work, with the result of @run,
+ *	-EINTR if a cancel or a fatal signal interrupted it, or -ECANCELED if
+ *	it never ran.  The engine does not touch the work afterwards.
+ */
+struct async_work_ops {
+	long	(*run)(struct async_work *work);
+	void	(*complete)(struct async_work *work, long res);
+};
+
+/**
+ * struct async_work - one operation handed to the async_submit() workers
+ *	from inside the kernel
+ * @ops: What to run, and how to report it.
+ * @node: Link in the queue of the pool it was handed to.
+ * @cred: Credentials of the thread that queued it.
+ * @runner: The worker running it, or NULL.
+ * @cancelled: async_work_cancel() was called.
+ *
+ * Set up with async_work_init(); the other fields are the engine's.
+ */
+struct async_work {
+	const struct async_work_ops	*ops;
+	struct list_head		node;
+	const struct cred		*cred;
+	struct task_struct		*runner;
+	bool				cancelled;
+};
+
+static inline void async_work_init(struct async_work *work,
+				   const struct async_work_ops *ops)
+{
+	work->ops = ops;
+	INIT_LIST_HEAD(&work->node);
+	work->cred = NULL;
+	work->runner = NULL;
+	work->cancelled = false;
+}
 
 #ifdef CONFIG_ASYNC_SYSCALL
 long arch_async_syscall(unsigned int nr, const u64 *args);
 void arch_async_trace_inline(unsigned int nr, const u64 *args, long ret);
 void __async_syscall_free(struct async_ctx *ctx);
+int async_work_queue(struct async_work *work);
+void async_work_cancel(struct async_work *work);
 
 /* Called when the last thread of a process is gone: no worker is left. */
 static inline void async_syscall_free(struct signal_struct *sig)
@@ -19,6 +69,15 @@ static inline void async_syscall_free(struct signal_struct *sig)
 		__async_syscall_free(sig->async_ctx);
 }
 #else
+static inline int async_work_queue(struct async_work *work)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void async_work_cancel(struct async_work *work)
+{
+}
+
 static inline void async_syscall_free(struct signal_struct *sig)
 {
 }

@@ -134,6 +134,7 @@ struct async_ctx {
  * @cred: Its credentials when the pool was made, which workers carry;
  *	a reference, as a thread keyring gives each worker its own copy.
  * @queue: Chains waiting for a worker, by their first &async_req.
+ * @works: &struct async_work queued from inside the kernel.
  * @idle: Idle workers.
  * @nr_workers: Workers alive or being created.
  * @nr_waking: Workers woken or created that have not looked at @queue yet.
@@ -154,6 +155,7 @@ struct async_pool {
 	struct nsproxy		*nsproxy;
 	const struct cred	*cred;
 	struct list_head	queue;
+	struct list_head	works;
 	struct list_head	idle;
 	unsigned int		nr_workers;
 	unsigned int		nr_waking;
@@ -196,5 +198,6 @@ enum async_seccomp_verdict async_seccomp_check(struct async_batch *batch,
 					       u32 nr, const u64 *args,
 					       long *res);
 bool async_syscall_allowed(void);
+bool async_work_allowed(void);
 
 #endif /* _KERNEL_ASYNC_SYSCALL_H */

@@ -59,6 +59,12 @@ bool async_syscall_allowed(void)
 	return gid_valid(group) && in_group_p(group);
 }
 
+/* Work from inside the kernel, such as Linux AIO's, unless no one may use it. */
+bool async_work_allowed(void)
+{
+	return READ_ONCE(sysctl_async_syscall_disabled) != 2;
+}
+
 /**
  * async_seccomp_check() - run the submitter's seccomp filters on an entry
  * @batch: The entry's batch, holding the submitter's filters.

@@ -15,6 +15,9 @@
  * it recruits one more worker if work is still queued and no other worker
  * is already on its way, so a batch of trivial entries keeps few threads
  * busy while blocking entries fan out to as many as they need.
+ *
+ * The kernel queues work of its own the same way, one &struct async_work
+ * at a time (Linux AIO's buffered I/O and fsync): async_work_queue().
  */
 
 #include <linux/async_syscall.h>
@@ -125,7 +128,8 @@ static void async_pool_free(struct async_pool *pool)
 {
 	if (!pool)
 		return;
-	WARN_ON_ONCE(pool->nr_workers || !list_empty(&pool->queue));
+	WARN_ON_ONCE(pool->nr_workers || !list_empty(&pool->queue) ||
+		     !list_empty(&pool->works));
 	put_cred(pool->cred);
 	put_task_struct(pool->owner);
 	kfree(pool);
@@ -190,6 +194,7 @@ struct async_pool *async_pool_get(struct async_ctx *ctx)
 		new->nsproxy = current->nsproxy;
 		new->cred = get_cred(current_real_cred());
 		INIT_LIST_HEAD(&new->queue);
+		INIT_LIST_HEAD(&new->works);
 		INIT_LIST_HEAD(&new->idle);
 	}
 found:
@@ -334,16 +339,16 @@ static bool async_restartable(long ret)
  * mask is restored.  @quiet counts restarts with nothing pending, bounded
  * in case a call keeps returning a restart code on its own.
  */
-static bool async_may_restart(struct async_worker *w, struct async_req *req,
+static bool async_may_restart(struct async_worker *w, const bool *cancelled,
 			      unsigned int *quiet)
 {
 	bool interrupted = signal_pending(current) || task_work_pending(current);
 
-	if (READ_ONCE(req->cancelled) || test_restore_sigmask())
+	if (READ_ONCE(*cancelled) || test_restore_sigmask())
 		return false;
 	if (!interrupted && ++*quiet > ASYNC_QUIET_RESTARTS)
 		return false;
-	return async_worker_signals(w) && !READ_ONCE(req->cancelled);
+	return async_worker_signals(w) && !READ_ONCE(*cancelled);
 }
 
 static long async_call(const struct async_op_def *def, u32 nr,
@@ -389,7 +394,7 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 
 	ret = async_call(def, req->nr, args);
 	while (async_restartable(ret)) {
-		if (!async_may_restart(w, req, &quiet))
+		if (!async_may_restart(w, &req->cancelled, &quiet))
 			return -EINTR;
 		if (ret == -ERESTART_RESTARTBLOCK)
 			ret = current->restart_block.fn(&current->restart_block);
@@ -421,15 +426,10 @@ static bool async_start(struct async_ctx *ctx, struct async_req *req)
  * such as SIGPIPE, which the entry's error already reports.  A stop or a
  * freeze is taken here, as a pause between entries.
  */
-static void async_finish(struct async_worker *w, struct async_req *req)
+static void async_worker_clean(struct async_worker *w)
 {
-	struct async_ctx *ctx = w->pool->ctx;
 	/* Only exec changes a thread's sighand, and exec kills workers first. */
 	struct sighand_struct *sighand = rcu_dereference_protected(current->sighand, true);
-
-	spin_lock(&ctx->lock);
-	req->state = ASYNC_REQ_DONE;
-	spin_unlock(&ctx->lock);
 
 	if (test_thread_flag(TIF_NOTIFY_RESUME))
 		resume_user_mode_work(NULL);
@@ -447,6 +447,16 @@ static void async_finish(struct async_worker *w, struct async_req *req)
 	}
 	if (w->kill_sig)
 		async_kill_process(w->kill_sig);
+}
+
+static void async_finish(struct async_worker *w, struct async_req *req)
+{
+	struct async_ctx *ctx = w->pool->ctx;
+
+	spin_lock(&ctx->lock);
+	req->state = ASYNC_REQ_DONE;
+	spin_unlock(&ctx->lock);
+	async_worker_clean(w);
 }
 
 static void async_run_chain(struct async_worker *w, struct async_req *first)
@@ -496,6 +506,45 @@ static void async_run_chain(struct async_worker *w, struct async_req *first)
 	first->runner = NULL;
 	spin_unlock(&ctx->lock);
 	async_chain_done(batch, first);
+}
+
+static void async_work_done(struct async_work *work, long res)
+{
+	const struct cred *cred = work->cred;
+
+	work->ops->complete(work, res);
+	put_cred(cred);
+}
+
+/*
+ * Runs a work queued from inside the kernel.  Either the worker sees a
+ * cancel before it starts, or the cancel sees the worker and interrupts it.
+ */
+static void async_run_work(struct async_worker *w, struct async_work *work)
+{
+	const struct cred *old_cred;
+	unsigned int quiet = 0;
+	long res = -ECANCELED;
+
+	WRITE_ONCE(work->runner, current);
+	/* Pairs with the barrier in async_work_cancel(). */
+	smp_mb();
+	if (!READ_ONCE(work->cancelled) && !w->dying &&
+	    !fatal_signal_pending(current)) {
+		old_cred = override_creds(work->cred);
+		res = work->ops->run(work);
+		while (async_restartable(res)) {
+			if (!async_may_restart(w, &work->cancelled, &quiet)) {
+				res = -EINTR;
+				break;
+			}
+			res = work->ops->run(work);
+		}
+		revert_creds(old_cred);
+	}
+	WRITE_ONCE(work->runner, NULL);
+	async_worker_clean(w);
+	async_work_done(work, res);
 }
 
 /*
@@ -639,6 +688,33 @@ static void async_cancel_chains(struct list_head *chains, long res)
 	}
 }
 
+/* What a pool holds when its last worker is gone. */
+struct async_orphans {
+	struct list_head	chains;
+	struct list_head	works;
+};
+
+#define ASYNC_ORPHANS(name) \
+	struct async_orphans name = { LIST_HEAD_INIT(name.chains), \
+				      LIST_HEAD_INIT(name.works) }
+
+static void async_cancel_orphans(struct async_orphans *orphans)
+{
+	struct async_work *work, *next;
+
+	async_cancel_chains(&orphans->chains, -ECANCELED);
+	list_for_each_entry_safe(work, next, &orphans->works, node) {
+		list_del_init(&work->node);
+		async_work_done(work, -ECANCELED);
+	}
+}
+
+static bool async_pool_has_work(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
+{
+	return !list_empty(&pool->queue) || !list_empty(&pool->works);
+}
+
 static int async_worker_fn(void *data);
 
 /* Wakes an idle worker for queued work; true if there was one. */
@@ -662,13 +738,16 @@ static bool async_wake_idle(struct async_pool *pool)
  * an idle worker unless one is already on its way, or, if no worker is
  * left at all, moves the work to @orphans, to complete without running.
  */
-static void async_pool_kick(struct async_pool *pool, struct list_head *orphans)
+static void async_pool_kick(struct async_pool *pool,
+			    struct async_orphans *orphans)
 	__must_hold(&pool->ctx->lock)
 {
-	if (!pool->nr_workers)
-		list_splice_init(&pool->queue, orphans);
-	else if (!list_empty(&pool->queue) && !pool->nr_waking)
+	if (!pool->nr_workers) {
+		list_splice_init(&pool->queue, &orphans->chains);
+		list_splice_init(&pool->works, &orphans->works);
+	} else if (async_pool_has_work(pool) && !pool->nr_waking) {
 		async_wake_idle(pool);
+	}
 }
 
 /* Counts a worker on its way before it exists, so that only one is made. */
@@ -691,7 +770,7 @@ static int async_create_worker(struct async_pool *pool)
 	struct async_pool *dead;
 	struct async_worker *w;
 	struct task_struct *tsk;
-	LIST_HEAD(orphans);
+	ASYNC_ORPHANS(orphans);
 	int err = -ENOMEM;
 
 	/* The new thread takes our creds: never an entry's overridden ones. */
@@ -718,7 +797,7 @@ fail:
 	dead = async_pool_unref(pool);
 	spin_unlock(&ctx->lock);
 	/* Only a fatal signal takes the other workers: the process is dying. */
-	async_cancel_chains(&orphans, -ECANCELED);
+	async_cancel_orphans(&orphans);
 	/* The caller holds a pin or is a worker: the pool lives on. */
 	WARN_ON_ONCE(dead);
 	return err;
@@ -739,7 +818,7 @@ static void async_worker_recruit(struct async_worker *w)
 
 	for (tries = 0; tries < ASYNC_CREATE_TRIES; tries++) {
 		spin_lock(&ctx->lock);
-		if (list_empty(&pool->queue) || pool->nr_waking ||
+		if (!async_pool_has_work(pool) || pool->nr_waking ||
 		    async_wake_idle(pool) ||
 		    pool->nr_workers >= ctx->max_workers) {
 			spin_unlock(&ctx->lock);
@@ -789,14 +868,14 @@ static void async_worker_exit(struct async_worker *w)
 {
 	struct async_pool *pool = w->pool;
 	struct async_pool *dead;
-	LIST_HEAD(orphans);
+	ASYNC_ORPHANS(orphans);
 
 	pool->nr_workers--;
 	async_pool_kick(pool, &orphans);
 	dead = async_pool_unref(pool);
 	spin_unlock(&pool->ctx->lock);
 
-	async_cancel_chains(&orphans, -ECANCELED);
+	async_cancel_orphans(&orphans);
 	async_pool_free(dead);
 	kfree(w);
 }
@@ -815,6 +894,7 @@ static int async_worker_fn(void *data)
 	set_task_comm(current, name);
 
 	for (;;) {
+		struct async_work *work;
 		struct async_req *first;
 
 		if (signal_pending(current)) {
@@ -835,6 +915,21 @@ static int async_worker_fn(void *data)
 		spin_lock(&ctx->lock);
 		pool->nr_waking -= recruited;
 		recruited = false;
+		work = list_first_entry_or_null(&pool->works, struct async_work,
+						node);
+		if (work) {
+			list_del_init(&work->node);
+			spin_unlock(&ctx->lock);
+			async_worker_recruit(w);
+			async_run_work(w, work);
+			if (w->dying) {
+				spin_lock(&ctx->lock);
+				break;
+			}
+			timed_out = false;
+			cond_resched();
+			continue;
+		}
 		first = list_first_entry_or_null(&pool->queue, struct async_req,
 						 node);
 		if (first) {
@@ -886,7 +981,7 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 			struct list_head *chains)
 {
 	struct async_ctx *ctx = batch->ctx;
-	LIST_HEAD(orphans);
+	ASYNC_ORPHANS(orphans);
 
 	spin_lock(&ctx->lock);
 	list_add_tail(&batch->node, &ctx->batches);
@@ -894,7 +989,7 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 	/* Only a fatal signal takes the last worker of a pinned pool. */
 	async_pool_kick(pool, &orphans);
 	spin_unlock(&ctx->lock);
-	async_cancel_chains(&orphans, -ECANCELED);
+	async_cancel_orphans(&orphans);
 }
 
 /*
@@ -955,4 +1050,74 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 		count += async_cancel_batch(batch, uentries, nr, size);
 	spin_unlock(&ctx->lock);
 	return count;
+}
+
+/**
+ * async_work_queue() - hand work to the workers of the calling thread
+ * @work: The work, set up with async_work_init().
+ *
+ * The work runs on a worker of the calling thread's pool, which shares its
+ * files, fs and namespaces, with the caller's credentials of now.  Its
+ * ->complete() is called exactly once, also when the process exits first.
+ * Kernel threads and workers of any kind cannot queue work.
+ *
+ * Return: 0 once queued, or a negative errno and nothing was queued:
+ * -EOPNOTSUPP for a kernel thread or a worker, -EPERM if the sysctl
+ * kernel.async_syscall_disabled is 2, -ENOMEM, or the error creating a
+ * first worker.
+ */
+int async_work_queue(struct async_work *work)
+{
+	struct async_pool *pool;
+	struct async_ctx *ctx;
+	ASYNC_ORPHANS(orphans);
+	int err;
+
+	if ((current->flags & (PF_KTHREAD | PF_IO_WORKER)) || !current->mm)
+		return -EOPNOTSUPP;
+	if (!async_work_allowed())
+		return -EPERM;
+	ctx = async_ctx_get();
+	if (!ctx)
+		return -ENOMEM;
+	pool = async_pool_get(ctx);
+	if (IS_ERR(pool))
+		return PTR_ERR(pool);
+	err = async_pool_prepare(pool);
+	if (err) {
+		async_pool_unpin(pool);
+		return err;
+	}
+
+	work->cred = get_current_cred();
+	spin_lock(&ctx->lock);
+	list_add_tail(&work->node, &pool->works);
+	async_pool_kick(pool, &orphans);
+	spin_unlock(&ctx->lock);
+	async_cancel_orphans(&orphans);
+	async_pool_unpin(pool);
+	return 0;
+}
+
+/**
+ * async_work_cancel() - cancel queued work
+ * @work: Work set up with async_work_init(), queued or about to be.
+ *
+ * Work not yet started completes with -ECANCELED when a worker reaches
+ * it; running work gets TIF_NOTIFY_SIGNAL, which ends an interruptible
+ * wait.  Callable in atomic context, as long as the caller keeps @work
+ * alive, for instance by holding a lock its ->complete() takes.
+ */
+void async_work_cancel(struct async_work *work)
+{
+	struct task_struct *runner;
+
+	WRITE_ONCE(work->cancelled, true);
+	/* Pairs with the barrier in async_run_work(). */
+	smp_mb();
+	rcu_read_lock();
+	runner = READ_ONCE(work->runner);
+	if (runner)
+		set_notify_signal(runner);
+	rcu_read_unlock();
 }
