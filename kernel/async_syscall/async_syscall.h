@@ -135,6 +135,7 @@ struct async_ctx {
  *	a reference, as a thread keyring gives each worker its own copy.
  * @queue: Chains waiting for a worker, by their first &async_req.
  * @works: &struct async_work queued from inside the kernel.
+ * @nr_works: Number of them.
  * @idle: Idle workers.
  * @nr_workers: Workers alive or being created.
  * @nr_waking: Workers woken or created that have not looked at @queue yet.
@@ -156,6 +157,7 @@ struct async_pool {
 	const struct cred	*cred;
 	struct list_head	queue;
 	struct list_head	works;
+	unsigned int		nr_works;
 	struct list_head	idle;
 	unsigned int		nr_workers;
 	unsigned int		nr_waking;

@@ -715,6 +715,19 @@ static bool async_pool_has_work(struct async_pool *pool)
 	return !list_empty(&pool->queue) || !list_empty(&pool->works);
 }
 
+/*
+ * Whether fewer workers are on their way than wanted: one for each queued
+ * kernel work, which is expected to block, and one for queued chains,
+ * which each worker relays to the next.
+ */
+static bool async_pool_wants_worker(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
+{
+	unsigned int wanted = pool->nr_works ?: !list_empty(&pool->queue);
+
+	return pool->nr_waking < wanted;
+}
+
 static int async_worker_fn(void *data);
 
 /* Wakes an idle worker for queued work; true if there was one. */
@@ -735,8 +748,8 @@ static bool async_wake_idle(struct async_pool *pool)
 
 /*
  * Gets queued work going after it was queued or a worker was lost: wakes
- * an idle worker unless one is already on its way, or, if no worker is
- * left at all, moves the work to @orphans, to complete without running.
+ * an idle worker unless enough are already on their way, or, if no worker
+ * is left at all, moves the work to @orphans, to complete without running.
  */
 static void async_pool_kick(struct async_pool *pool,
 			    struct async_orphans *orphans)
@@ -745,7 +758,8 @@ static void async_pool_kick(struct async_pool *pool,
 	if (!pool->nr_workers) {
 		list_splice_init(&pool->queue, &orphans->chains);
 		list_splice_init(&pool->works, &orphans->works);
-	} else if (async_pool_has_work(pool) && !pool->nr_waking) {
+		pool->nr_works = 0;
+	} else if (async_pool_wants_worker(pool)) {
 		async_wake_idle(pool);
 	}
 }
@@ -804,8 +818,9 @@ fail:
 }
 
 /*
- * A worker about to run a chain recruits the next one while work is
- * queued and no worker is on its way.  Creating a thread fails while a
+ * A worker about to run a chain or a work recruits the next one while
+ * more workers are wanted than are on their way (async_pool_wants_worker()).
+ * Creating a thread fails while a
  * signal is pending or under a transient shortage: take the interruption
  * and try again.  If it still fails, the queued chains wait for this
  * worker or another one of the pool, as they do at the worker bound.
@@ -818,8 +833,7 @@ static void async_worker_recruit(struct async_worker *w)
 
 	for (tries = 0; tries < ASYNC_CREATE_TRIES; tries++) {
 		spin_lock(&ctx->lock);
-		if (!async_pool_has_work(pool) || pool->nr_waking ||
-		    async_wake_idle(pool) ||
+		if (!async_pool_wants_worker(pool) || async_wake_idle(pool) ||
 		    pool->nr_workers >= ctx->max_workers) {
 			spin_unlock(&ctx->lock);
 			return;
@@ -919,6 +933,7 @@ static int async_worker_fn(void *data)
 						node);
 		if (work) {
 			list_del_init(&work->node);
+			pool->nr_works--;
 			spin_unlock(&ctx->lock);
 			async_worker_recruit(w);
 			async_run_work(w, work);
@@ -1092,6 +1107,7 @@ int async_work_queue(struct async_work *work)
 	work->cred = get_current_cred();
 	spin_lock(&ctx->lock);
 	list_add_tail(&work->node, &pool->works);
+	pool->nr_works++;
 	async_pool_kick(pool, &orphans);
 	spin_unlock(&ctx->lock);
 	async_cancel_orphans(&orphans);
