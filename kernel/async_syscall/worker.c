@@ -709,12 +709,6 @@ static void async_cancel_orphans(struct async_orphans *orphans)
 	}
 }
 
-static bool async_pool_has_work(struct async_pool *pool)
-	__must_hold(&pool->ctx->lock)
-{
-	return !list_empty(&pool->queue) || !list_empty(&pool->works);
-}
-
 /*
  * Whether fewer workers are on their way than wanted: one for each queued
  * kernel work, which is expected to block, and one for queued chains,
@@ -1067,6 +1061,38 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 	return count;
 }
 
+/*
+ * Queues @work under one lock if the calling thread has a pool whose
+ * workers will get to it without a new thread, as a pin would ensure: the
+ * common case.  Only a fatal signal takes the last worker then, and the
+ * worker that goes last cancels the work.
+ */
+static bool async_work_queue_fast(struct async_ctx *ctx,
+				  struct async_work *work)
+{
+	struct async_pool *pool;
+	ASYNC_ORPHANS(orphans);
+	bool queued = false;
+
+	spin_lock(&ctx->lock);
+	list_for_each_entry(pool, &ctx->pools, node) {
+		if (!async_pool_matches(pool))
+			continue;
+		if (pool->nr_workers &&
+		    (!list_empty(&pool->idle) || pool->nr_waking ||
+		     pool->nr_workers >= ctx->max_workers)) {
+			list_add_tail(&work->node, &pool->works);
+			pool->nr_works++;
+			async_pool_kick(pool, &orphans);
+			queued = true;
+		}
+		break;
+	}
+	spin_unlock(&ctx->lock);
+	WARN_ON_ONCE(!list_empty(&orphans.works));
+	return queued;
+}
+
 /**
  * async_work_queue() - hand work to the workers of the calling thread
  * @work: The work, set up with async_work_init().
@@ -1095,16 +1121,23 @@ int async_work_queue(struct async_work *work)
 	ctx = async_ctx_get();
 	if (!ctx)
 		return -ENOMEM;
+	work->cred = get_current_cred();
+	if (async_work_queue_fast(ctx, work))
+		return 0;
+
 	pool = async_pool_get(ctx);
-	if (IS_ERR(pool))
-		return PTR_ERR(pool);
-	err = async_pool_prepare(pool);
+	err = PTR_ERR_OR_ZERO(pool);
+	if (!err) {
+		err = async_pool_prepare(pool);
+		if (err)
+			async_pool_unpin(pool);
+	}
 	if (err) {
-		async_pool_unpin(pool);
+		put_cred(work->cred);
+		work->cred = NULL;
 		return err;
 	}
 
-	work->cred = get_current_cred();
 	spin_lock(&ctx->lock);
 	list_add_tail(&work->node, &pool->works);
 	pool->nr_works++;
