@@ -22,6 +22,7 @@
 
 #include <linux/async_syscall.h>
 #include <linux/audit.h>
+#include <linux/compat.h>
 #include <linux/cred.h>
 #include <linux/errno.h>
 #include <linux/err.h>
@@ -1062,35 +1063,80 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 }
 
 /*
- * Queues @work under one lock if the calling thread has a pool whose
- * workers will get to it without a new thread, as a pin would ensure: the
- * common case.  Only a fatal signal takes the last worker then, and the
- * worker that goes last cancels the work.
+ * Whether a worker will take one more work without a new thread: an idle
+ * one, or one on its way that no queued work has claimed.  Kernel work is
+ * expected to block, so it never waits behind other work at the bound.
  */
-static bool async_work_queue_fast(struct async_ctx *ctx,
-				  struct async_work *work)
+static bool async_pool_can_take_work(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
+{
+	return !list_empty(&pool->idle) || pool->nr_waking > pool->nr_works;
+}
+
+static void async_pool_add_work(struct async_pool *pool,
+				struct async_work *work)
+	__must_hold(&pool->ctx->lock)
+{
+	ASYNC_ORPHANS(orphans);
+
+	list_add_tail(&work->node, &pool->works);
+	pool->nr_works++;
+	async_pool_kick(pool, &orphans);
+	/* The pool has a worker: async_pool_can_take_work() said so. */
+	WARN_ON_ONCE(!list_empty(&orphans.works));
+}
+
+/*
+ * Queues @work under one lock when the calling thread's pool can take it:
+ * the common case.  Returns 0 if queued, -EAGAIN if the pool is at its
+ * bound with every worker busy, or 1 if a worker must be made first.
+ */
+static int async_work_queue_fast(struct async_ctx *ctx,
+				 struct async_work *work)
 {
 	struct async_pool *pool;
-	ASYNC_ORPHANS(orphans);
-	bool queued = false;
+	int ret = 1;
 
 	spin_lock(&ctx->lock);
 	list_for_each_entry(pool, &ctx->pools, node) {
 		if (!async_pool_matches(pool))
 			continue;
-		if (pool->nr_workers &&
-		    (!list_empty(&pool->idle) || pool->nr_waking ||
-		     pool->nr_workers >= ctx->max_workers)) {
-			list_add_tail(&work->node, &pool->works);
-			pool->nr_works++;
-			async_pool_kick(pool, &orphans);
-			queued = true;
+		if (pool->nr_workers && async_pool_can_take_work(pool)) {
+			async_pool_add_work(pool, work);
+			ret = 0;
+		} else if (pool->nr_workers >= ctx->max_workers) {
+			ret = -EAGAIN;
 		}
 		break;
 	}
 	spin_unlock(&ctx->lock);
-	WARN_ON_ONCE(!list_empty(&orphans.works));
-	return queued;
+	return ret;
+}
+
+/* Makes a worker for @work, then queues it; the pool is pinned. */
+static int async_work_queue_slow(struct async_pool *pool,
+				 struct async_work *work)
+{
+	struct async_ctx *ctx = pool->ctx;
+	int err;
+
+	for (;;) {
+		spin_lock(&ctx->lock);
+		if (pool->nr_workers && async_pool_can_take_work(pool)) {
+			async_pool_add_work(pool, work);
+			spin_unlock(&ctx->lock);
+			return 0;
+		}
+		if (pool->nr_workers >= ctx->max_workers) {
+			spin_unlock(&ctx->lock);
+			return -EAGAIN;
+		}
+		async_reserve_worker(pool);
+		spin_unlock(&ctx->lock);
+		err = async_create_worker(pool);
+		if (err)
+			return err;
+	}
 }
 
 /**
@@ -1100,21 +1146,24 @@ static bool async_work_queue_fast(struct async_ctx *ctx,
  * The work runs on a worker of the calling thread's pool, which shares its
  * files, fs and namespaces, with the caller's credentials of now.  Its
  * ->complete() is called exactly once, also when the process exits first.
- * Kernel threads and workers of any kind cannot queue work.
+ * A worker that is idle or made for it takes it at once: it never waits
+ * behind other work.
  *
  * Return: 0 once queued, or a negative errno and nothing was queued:
- * -EOPNOTSUPP for a kernel thread or a worker, -EPERM if the sysctl
- * kernel.async_syscall_disabled is 2, -ENOMEM, or the error creating a
- * first worker.
+ * -EOPNOTSUPP for a kernel thread, a worker of any kind or a compat
+ * system call, -EPERM if the sysctl kernel.async_syscall_disabled is 2,
+ * -EAGAIN if every worker is busy at the bound, -ENOMEM, or the error
+ * creating a worker.
  */
 int async_work_queue(struct async_work *work)
 {
 	struct async_pool *pool;
 	struct async_ctx *ctx;
-	ASYNC_ORPHANS(orphans);
 	int err;
 
-	if ((current->flags & (PF_KTHREAD | PF_IO_WORKER)) || !current->mm)
+	/* Workers made in a compat call would run later entries as compat. */
+	if ((current->flags & (PF_KTHREAD | PF_IO_WORKER)) || !current->mm ||
+	    in_compat_syscall())
 		return -EOPNOTSUPP;
 	if (!async_work_allowed())
 		return -EPERM;
@@ -1122,30 +1171,20 @@ int async_work_queue(struct async_work *work)
 	if (!ctx)
 		return -ENOMEM;
 	work->cred = get_current_cred();
-	if (async_work_queue_fast(ctx, work))
-		return 0;
-
-	pool = async_pool_get(ctx);
-	err = PTR_ERR_OR_ZERO(pool);
-	if (!err) {
-		err = async_pool_prepare(pool);
-		if (err)
+	err = async_work_queue_fast(ctx, work);
+	if (err > 0) {
+		pool = async_pool_get(ctx);
+		err = PTR_ERR_OR_ZERO(pool);
+		if (!err) {
+			err = async_work_queue_slow(pool, work);
 			async_pool_unpin(pool);
+		}
 	}
 	if (err) {
 		put_cred(work->cred);
 		work->cred = NULL;
-		return err;
 	}
-
-	spin_lock(&ctx->lock);
-	list_add_tail(&work->node, &pool->works);
-	pool->nr_works++;
-	async_pool_kick(pool, &orphans);
-	spin_unlock(&ctx->lock);
-	async_cancel_orphans(&orphans);
-	async_pool_unpin(pool);
-	return 0;
+	return err;
 }
 
 /**

@@ -30,6 +30,7 @@
 #include <linux/aio_abi.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -593,6 +594,76 @@ TEST_F_TIMEOUT(aio, destroy_with_reads_in_flight, 60)
 		ASSERT_EQ(0, fcntl(self->pipes[i][0], F_SETFL, O_NONBLOCK));
 		ASSERT_EQ(1, read(self->pipes[i][0], &c, 1)) TH_LOG("pipe %d", i);
 	}
+}
+
+/* A block device refuses a buffered write with IOCB_NOWAIT: never seen. */
+TEST_F_TIMEOUT(aio, buffered_blkdev_write, 60)
+{
+	const off_t off = 40 << 20;
+	long ret;
+	int fd;
+
+	fd = open(NULLB, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		SKIP(return, NULLB ": %s", strerror(errno));
+	fill(self->buf, BLK, 77);
+	prep_rw(&self->cbs[0], IOCB_CMD_PWRITE, fd, self->buf, BLK, off, 0);
+	ret = sys_io_submit(self->ctx, 1, self->ptrs);
+	ASSERT_EQ(1, ret) TH_LOG("io_submit: %s", strerror(errno));
+	ASSERT_EQ(1, wait_events(self->ctx, self->ev, 0, 1, WAIT_TIMEOUT_S));
+	ASSERT_EQ(BLK, self->ev[0].res) TH_LOG("res %lld",
+					       (long long)self->ev[0].res);
+	memset(self->buf, 0, BLK);
+	ASSERT_EQ(BLK, pread(fd, self->buf, BLK, off));
+	ASSERT_TRUE(check(self->buf, BLK, 77));
+	close(fd);
+}
+
+/*
+ * At the worker bound, with the only worker waiting on a pipe, a buffered
+ * write runs in io_submit() rather than wait behind it.
+ */
+TEST_F_TIMEOUT(aio, no_wait_behind_busy_workers, 60)
+{
+	struct rlimit one = { 1, 1 };
+	bool blocked;
+	int64_t ns;
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, open_pipes(self, 1));
+	self->fd = open(self->path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ASSERT_LE(0, self->fd);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		aio_context_t ctx = 0;
+		long ret;
+
+		/* A new process: its first use sizes the pool to one worker. */
+		if (setrlimit(RLIMIT_NPROC, &one) || sys_io_setup(4, &ctx))
+			_exit(10);
+		prep_rw(&self->cbs[0], IOCB_CMD_PREAD, self->pipes[0][0],
+			self->buf, BLK, 0, 0);
+		ret = submit_watched(ctx, 1, self->ptrs, &blocked, &ns);
+		if (ret != 1 || blocked)
+			_exit(11);
+		sleep_ms(PENDING_MS);
+		prep_rw(&self->cbs[1], IOCB_CMD_PWRITE, self->fd,
+			self->buf + BLK, BLK, 0, 1);
+		if (sys_io_submit(ctx, 1, &self->ptrs[1]) != 1)
+			_exit(12);
+		/* Done in io_submit(): already there. */
+		if (peek_events(ctx, self->ev, 1) != 1 || self->ev[0].data != 1 ||
+		    self->ev[0].res != BLK)
+			_exit(13);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status)) TH_LOG("child failed at step %d",
+						 WEXITSTATUS(status));
+	close(self->fd);
 }
 
 TEST_F_TIMEOUT(aio, eventfd_completion, 60)
