@@ -6,6 +6,7 @@
 #   make run             build everything, run the demo in the guest
 #   make bench           build everything, run the benchmarks in the guest
 #   make fio             fio jobs with each engine, ours included, in the guest
+#   make libaio          libaio's regression suite in the guest, ours and stock
 #   make profile P=...   perf profile of one benchmark in the guest
 #   make vm CMD='...'    run any host command in the guest
 #   make fuzz N=20000    run the randomized submitter in the guest (SEED=n)
@@ -26,7 +27,7 @@ else
 KOBJ := $(BUILD)/obj
 endif
 
-.PHONY: all deps tree kernel user test run bench fio profile check series vm vm-boot fuzz fuzz-long clean
+.PHONY: all deps tree kernel user test run bench fio libaio profile check series vm vm-boot fuzz fuzz-long clean
 
 all: user
 
@@ -55,6 +56,11 @@ bench: user
 # null_blk disk; libaio also on the stock kernel.  FIO_SMOKE=1: CI's job.
 fio: user
 	@$(H)/fio.sh
+
+# make libaio: Debian's libaio regression suite, each case on our kernel and
+# on the stock one.  LIBAIO_STOCK=0 skips the stock kernel.
+libaio: user
+	@$(H)/libaio.sh
 
 # make profile P='p1_trivial async_futex 64': perf profile of one benchmark.
 profile: user

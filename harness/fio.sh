@@ -14,7 +14,6 @@
 
 OUT=$BUILD/fio
 SO=$OUT/async_submit.so
-STOCK=$BUILD/obj-base
 JOBS_ALL="randread-qd32 randread-qd1-warm randwrite-fsync32 randread-direct smallfiles verify"
 ENGINES="psync psync4 libaio io_uring io_uring_reg posixaio async async_range async_chain"
 # 1 GiB in memory, 4 KiB blocks, completions 0.5 ms after submission.
@@ -22,19 +21,13 @@ NULL_BLK="null_blk.nr_devices=1 null_blk.memory_backed=1 null_blk.gb=1 null_blk.
 	null_blk.irqmode=2 null_blk.completion_nsec=500000"
 mkdir -p "$OUT"
 
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
-
 # Debian's fio source of the installed version, configured for its header.
 fio_source()
 {
-	local list=/etc/apt/sources.list.d/async-syscall-src.list ver
+	local ver
 
 	ver=$(dpkg-query -W -f='${Version}' fio)
-	if ! grep -qs '^deb-src' "$list"; then
-		echo "deb-src http://deb.debian.org/debian bookworm main" |
-			$SUDO tee "$list" && $SUDO apt-get update -q || return
-	fi
+	deb_src_enable || return
 	rm -rf "$OUT/src" && mkdir -p "$OUT/src" &&
 		(cd "$OUT/src" && apt-get source -q "fio=$ver") || return
 	(cd "$OUT"/src/fio-*/ && ./configure --disable-native) || return
@@ -49,19 +42,6 @@ build_engine()
 	gcc -O2 -Wall -Werror -shared -fPIC -D_GNU_SOURCE \
 		-include "$src/config-host.h" -I"$src" -idirafter "$HDR/include" \
 		-I"$REPO/tools/lib" -o "$SO" "$REPO/bench/fio/async_submit.c"
-}
-
-# The stock kernel: tag "base" of the tree, our config without our options.
-build_stock()
-{
-	local frag=$STOCK/stock.config
-
-	[ -d "$BUILD/linux-base" ] ||
-		git -C "$TREE" worktree add -f "$BUILD/linux-base" base || return
-	mkdir -p "$STOCK"
-	grep -v ASYNC_SYSCALL "$HARNESS/config/base.config" >"$frag"
-	kconfigure "$BUILD/linux-base" "$STOCK" "$frag" &&
-		kmake "$BUILD/linux-base" "$STOCK" bzImage
 }
 
 [ "$(cat "$OUT/src/version" 2>/dev/null)" = "$(dpkg-query -W -f='${Version}' fio)" ] ||

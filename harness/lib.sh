@@ -16,6 +16,8 @@ else
 fi
 HDR=$OBJ/usr
 USEROBJ=$OBJ/user
+# The stock 6.12 kernel (tag "base" of the tree), for comparisons.
+STOCK=$BUILD/obj-base
 JOBS=${JOBS:-$(nproc)}
 mkdir -p "$LOGS"
 
@@ -144,4 +146,30 @@ need_space()
 	avail=$(df -Pm "$BUILD" | awk 'NR == 2 { print $4 }')
 	[ "$avail" -ge "$1" ] ||
 		fail "disk space" "" "$BUILD has ${avail} MiB free, need $1 MiB"
+}
+
+# build_stock: the stock kernel in $STOCK: tag "base" of the tree in its own
+# worktree, our config without our options.
+build_stock()
+{
+	local frag=$STOCK/stock.config
+
+	[ -d "$BUILD/linux-base" ] ||
+		git -C "$TREE" worktree add -f "$BUILD/linux-base" base || return
+	mkdir -p "$STOCK"
+	grep -v ASYNC_SYSCALL "$HARNESS/config/base.config" >"$frag"
+	kconfigure "$BUILD/linux-base" "$STOCK" "$frag" &&
+		kmake "$BUILD/linux-base" "$STOCK" bzImage
+}
+
+# deb_src_enable: a deb-src line for Debian bookworm in apt's sources (once),
+# for apt-get source.
+deb_src_enable()
+{
+	local list=/etc/apt/sources.list.d/async-syscall-src.list sudo=
+
+	grep -qs '^deb-src' "$list" && return
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	echo "deb-src http://deb.debian.org/debian bookworm main" |
+		$sudo tee "$list" && $sudo apt-get update -q
 }
