@@ -695,9 +695,11 @@ struct async_orphans {
 	struct list_head	works;
 };
 
-#define ASYNC_ORPHANS(name) \
-	struct async_orphans name = { LIST_HEAD_INIT(name.chains), \
-				      LIST_HEAD_INIT(name.works) }
+static void async_orphans_init(struct async_orphans *orphans)
+{
+	INIT_LIST_HEAD(&orphans->chains);
+	INIT_LIST_HEAD(&orphans->works);
+}
 
 static void async_cancel_orphans(struct async_orphans *orphans)
 {
@@ -779,7 +781,7 @@ static int async_create_worker(struct async_pool *pool)
 	struct async_pool *dead;
 	struct async_worker *w;
 	struct task_struct *tsk;
-	ASYNC_ORPHANS(orphans);
+	struct async_orphans orphans;
 	int err = -ENOMEM;
 
 	/* The new thread takes our creds: never an entry's overridden ones. */
@@ -802,6 +804,7 @@ fail:
 	spin_lock(&ctx->lock);
 	pool->nr_workers--;
 	pool->nr_waking--;
+	async_orphans_init(&orphans);
 	async_pool_kick(pool, &orphans);
 	dead = async_pool_unref(pool);
 	spin_unlock(&ctx->lock);
@@ -877,9 +880,10 @@ static void async_worker_exit(struct async_worker *w)
 {
 	struct async_pool *pool = w->pool;
 	struct async_pool *dead;
-	ASYNC_ORPHANS(orphans);
+	struct async_orphans orphans;
 
 	pool->nr_workers--;
+	async_orphans_init(&orphans);
 	async_pool_kick(pool, &orphans);
 	dead = async_pool_unref(pool);
 	spin_unlock(&pool->ctx->lock);
@@ -991,12 +995,13 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 			struct list_head *chains)
 {
 	struct async_ctx *ctx = batch->ctx;
-	ASYNC_ORPHANS(orphans);
+	struct async_orphans orphans;
 
 	spin_lock(&ctx->lock);
 	list_add_tail(&batch->node, &ctx->batches);
 	list_splice_tail_init(chains, &pool->queue);
 	/* Only a fatal signal takes the last worker of a pinned pool. */
+	async_orphans_init(&orphans);
 	async_pool_kick(pool, &orphans);
 	spin_unlock(&ctx->lock);
 	async_cancel_orphans(&orphans);
@@ -1077,10 +1082,11 @@ static void async_pool_add_work(struct async_pool *pool,
 				struct async_work *work)
 	__must_hold(&pool->ctx->lock)
 {
-	ASYNC_ORPHANS(orphans);
+	struct async_orphans orphans;
 
 	list_add_tail(&work->node, &pool->works);
 	pool->nr_works++;
+	async_orphans_init(&orphans);
 	async_pool_kick(pool, &orphans);
 	/* The pool has a worker: async_pool_can_take_work() said so. */
 	WARN_ON_ONCE(!list_empty(&orphans.works));
