@@ -930,28 +930,23 @@ static int async_worker_fn(void *data)
 		recruited = false;
 		work = list_first_entry_or_null(&pool->works, struct async_work,
 						node);
-		if (work) {
-			list_del_init(&work->node);
-			pool->nr_works--;
-			spin_unlock(&ctx->lock);
-			async_worker_recruit(w);
-			async_run_work(w, work);
-			if (w->dying) {
-				spin_lock(&ctx->lock);
-				break;
+		first = work ? NULL : list_first_entry_or_null(&pool->queue,
+							      struct async_req,
+							      node);
+		if (work || first) {
+			if (work) {
+				list_del_init(&work->node);
+				pool->nr_works--;
+			} else {
+				list_del(&first->node);
+				first->runner = current;
 			}
-			timed_out = false;
-			cond_resched();
-			continue;
-		}
-		first = list_first_entry_or_null(&pool->queue, struct async_req,
-						 node);
-		if (first) {
-			list_del(&first->node);
-			first->runner = current;
 			spin_unlock(&ctx->lock);
 			async_worker_recruit(w);
-			async_run_chain(w, first);
+			if (work)
+				async_run_work(w, work);
+			else
+				async_run_chain(w, first);
 			if (w->dying) {
 				spin_lock(&ctx->lock);
 				break;
