@@ -68,20 +68,35 @@ static void check_async(unsigned int b)
 static void run_async_wait(unsigned int b)
 {
 	prep_async(b);
-	if (async_submit(ents, b, ASYNC_SUBMIT_WAIT) != b)
+	if (async_submit(ents, b,
+			 ASYNC_SUBMIT_WAIT | async_wake_marked_flags()) != b)
 		die("async_submit: %s", strerror(errno));
 	check_async(b);
 }
 
-/* Without ASYNC_SUBMIT_WAIT: wait on the last entry's futex, then the rest. */
-static void run_async_futex(unsigned int b)
+/*
+ * Without ASYNC_SUBMIT_WAIT: wait on the last entry's futex, then the rest.
+ * The waits mark the words, so only the words slept on are woken.
+ */
+static void futex_pass(unsigned int b, unsigned int flags)
 {
 	prep_async(b);
-	if (async_submit(ents, b, 0) != b)
+	if (async_submit(ents, b, flags) != b)
 		die("async_submit: %s", strerror(errno));
 	async_wait(&ents[b - 1], NULL);
 	async_wait_all(ents, b);
 	check_async(b);
+}
+
+static void run_async_futex(unsigned int b)
+{
+	futex_pass(b, async_wake_marked_flags());
+}
+
+/* As before ABI 2: every completion wakes its futex. */
+static void run_async_futex_wake_all(unsigned int b)
+{
+	futex_pass(b, 0);
 }
 
 /* All entries one chain: one worker runs them back to back. */
@@ -187,6 +202,7 @@ static const struct method {
 	{ "sync_getppid",	run_getppid },
 	{ "async_wait",		run_async_wait },
 	{ "async_futex",	run_async_futex },
+	{ "async_futex_wake_all", run_async_futex_wake_all },
 	{ "async_chain",	run_async_chain },
 	{ "async_probe",	run_async_probe },
 	{ "uring_nop",		run_uring_nop },

@@ -175,8 +175,9 @@ function p2_table(tag, label, file,	i, j, line) {
 
 END {
 	nb = split("1 8 64 512 4096", batches, " ")
+	# async_futex_wake_all last: chart.gp plots columns by position.
 	p1m = "async_wait async_futex async_chain async_probe sync sync_getppid " \
-	      "uring_nop uring_read pool aio"
+	      "uring_nop uring_read pool aio async_futex_wake_all"
 	nm = split(p1m, m1, " ")
 	split("uring_nop uring_read sync sync_getppid pool aio", ro, " ")
 	split("p50 p99", pct, " ")

@@ -78,6 +78,7 @@ struct async_req {
  * @refs: One for the submitter, one for the chains while any is pending.
  * @pending: Chains not yet completed.
  * @nr: Number of entries.
+ * @wake_marked: %ASYNC_SUBMIT_WAKE_MARKED: wake only marked done words.
  * @entry_size: Size of one user entry.
  * @uentries: The user's array, where results and done words go.
  * @cred: Credentials of the submitter, taken at submit.
@@ -94,6 +95,7 @@ struct async_batch {
 	refcount_t			refs;
 	atomic_t			pending;
 	unsigned int			nr;
+	bool				wake_marked;
 	size_t				entry_size;
 	void __user			*uentries;
 	const struct cred		*cred;
@@ -172,7 +174,7 @@ enum async_seccomp_verdict {
 	ASYNC_SECCOMP_KILL,
 };
 
-#define ASYNC_SUBMIT_ABI	1
+#define ASYNC_SUBMIT_ABI	2
 
 struct async_ctx *async_ctx_get(void);
 struct async_pool *async_pool_get(struct async_ctx *ctx);
@@ -193,7 +195,7 @@ long async_nowait_openat(const u64 *args);
 long async_nowait_close(const u64 *args);
 
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
-		  bool wait);
+		  unsigned int flags);
 long async_probe(void __user *uentries, unsigned int nr, size_t size);
 long async_cancel(void __user *uentries, unsigned int nr, size_t size);
 enum async_seccomp_verdict async_seccomp_check(struct async_batch *batch,

@@ -175,7 +175,7 @@ efault:
 }
 
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
-		  bool wait)
+		  unsigned int flags)
 {
 	struct async_batch *batch;
 	struct async_pool *pool;
@@ -208,6 +208,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		goto out_inflight;
 
 	refcount_set(&batch->refs, 1);
+	batch->wake_marked = flags & ASYNC_SUBMIT_WAKE_MARKED;
 	batch->entry_size = size;
 	batch->uentries = uentries;
 	batch->cred = get_current_cred();
@@ -239,7 +240,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	}
 	async_pool_unpin(pool);
 	/* On a signal the entries go on; their done words still report them. */
-	if (wait && punted > 0 &&
+	if ((flags & ASYNC_SUBMIT_WAIT) && punted > 0 &&
 	    wait_for_completion_interruptible(&batch->all_done))
 		ret = -EINTR;
 	async_batch_put(batch);

@@ -11,7 +11,7 @@
 
 #define ASYNC_SUBMIT_FLAGS \
 	(ASYNC_SUBMIT_WAIT | ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_ABI_VERSION | \
-	 ASYNC_SUBMIT_CANCEL)
+	 ASYNC_SUBMIT_CANCEL | ASYNC_SUBMIT_WAKE_MARKED)
 /* Flags that take an array of entries, at most one of them. */
 #define ASYNC_SUBMIT_MODES \
 	(ASYNC_SUBMIT_WAIT | ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_CANCEL)
@@ -22,7 +22,7 @@
  * @nr_entries: Number of entries, 1 to %ASYNC_SUBMIT_MAX_ENTRIES.
  * @entry_size: Size of one entry, at least %ASYNC_SYSCALL_SIZE_VER0.
  * @flags: %ASYNC_SUBMIT_WAIT, %ASYNC_SUBMIT_PROBE, %ASYNC_SUBMIT_CANCEL or
- *	%ASYNC_SUBMIT_ABI_VERSION.
+ *	%ASYNC_SUBMIT_ABI_VERSION; %ASYNC_SUBMIT_WAKE_MARKED when submitting.
  *
  * Return: @nr_entries once all are queued (and, with %ASYNC_SUBMIT_WAIT,
  * completed), 0 for a probe, the number of entries cancelled with
@@ -45,6 +45,10 @@ SYSCALL_DEFINE4(async_submit, struct async_syscall __user *, entries,
 	}
 	if (hweight32(flags & ASYNC_SUBMIT_MODES) > 1)
 		return -EINVAL;
+	/* Only a submission completes entries. */
+	if ((flags & ASYNC_SUBMIT_WAKE_MARKED) &&
+	    (flags & (ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_CANCEL)))
+		return -EINVAL;
 	if (!nr_entries || nr_entries > ASYNC_SUBMIT_MAX_ENTRIES)
 		return -EINVAL;
 	if (entry_size < ASYNC_SYSCALL_SIZE_VER0 || !IS_ALIGNED(entry_size, 8))
@@ -61,6 +65,5 @@ SYSCALL_DEFINE4(async_submit, struct async_syscall __user *, entries,
 		return async_probe(entries, nr_entries, entry_size);
 	if (flags & ASYNC_SUBMIT_CANCEL)
 		return async_cancel(entries, nr_entries, entry_size);
-	return async_submit(entries, nr_entries, entry_size,
-			    flags & ASYNC_SUBMIT_WAIT);
+	return async_submit(entries, nr_entries, entry_size, flags);
 }

@@ -40,6 +40,8 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
+#include <asm/futex.h>
+
 #include "async_syscall.h"
 
 #define CREATE_TRACE_POINTS
@@ -253,6 +255,23 @@ static void async_chain_done(struct async_batch *batch, struct async_req *first)
 }
 
 /*
+ * With %ASYNC_SUBMIT_WAKE_MARKED the done word is exchanged, and only a
+ * word a waiter marked is woken.  The exchange is fully ordered, as
+ * futex_wake_op() needs it to be: it stands for the barrier below.
+ */
+static bool async_store_done_marked(u32 __user *done)
+{
+	int old, ret;
+
+	do {
+		ret = arch_futex_atomic_op_inuser(FUTEX_OP_SET,
+						  ASYNC_SYSCALL_DONE, &old,
+						  done);
+	} while (ret == -EAGAIN);
+	return !ret && old == ASYNC_SYSCALL_WAITING;
+}
+
+/*
  * The result goes first, then the done word, then the wakeup.  The full
  * barrier makes the done store a release on every architecture: whoever
  * sees it also sees the result, and everything the entry read of the
@@ -269,10 +288,16 @@ static void async_complete(struct async_batch *batch, struct async_req *req,
 	if (!user_write_access_begin(ue, sizeof(*ue)))
 		return;
 	unsafe_put_user(res, &ue->result, efault);
-	/* The result and the entry's reads of user memory before done. */
-	smp_mb();
-	unsafe_put_user(ASYNC_SYSCALL_DONE, &ue->done, efault);
-	user_write_access_end();
+	if (batch->wake_marked) {
+		user_write_access_end();
+		if (!async_store_done_marked(&ue->done))
+			return;
+	} else {
+		/* The result and the entry's reads of user memory before done. */
+		smp_mb();
+		unsafe_put_user(ASYNC_SYSCALL_DONE, &ue->done, efault);
+		user_write_access_end();
+	}
 	do_futex(&ue->done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0, 0);
 	return;
 efault:

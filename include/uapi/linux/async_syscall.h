@@ -29,7 +29,9 @@
  *	of earlier entries.
  * @done: Futex completion word.  async_submit() sets it to
  *	%ASYNC_SYSCALL_PENDING; the kernel writes @result, then stores
- *	%ASYNC_SYSCALL_DONE with release ordering and wakes the private futex.
+ *	%ASYNC_SYSCALL_DONE with release ordering and wakes the private futex
+ *	(with %ASYNC_SUBMIT_WAKE_MARKED, only if a waiter stored
+ *	%ASYNC_SYSCALL_WAITING).
  * @result: Return value of the call, or a negative errno.  Written by
  *	the kernel.
  */
@@ -47,6 +49,8 @@ struct async_syscall {
 /* Values of struct async_syscall.done */
 #define ASYNC_SYSCALL_PENDING		0
 #define ASYNC_SYSCALL_DONE		1
+/* Stored by a waiter over PENDING, with a compare-and-swap, before it sleeps. */
+#define ASYNC_SYSCALL_WAITING		2
 
 /* Per-entry flags: struct async_syscall.flags */
 /* The next entry belongs to this entry's chain and runs after it. */
@@ -71,6 +75,11 @@ struct async_syscall {
  * with -ECANCELED; an interruptible wait in a running one ends.
  */
 #define ASYNC_SUBMIT_CANCEL		(1U << 3)
+/*
+ * Wake a done word's futex only when it held ASYNC_SYSCALL_WAITING: every
+ * waiter marks the word before it sleeps.  ABI version 2.
+ */
+#define ASYNC_SUBMIT_WAKE_MARKED	(1U << 4)
 
 /* Most entries one call takes. */
 #define ASYNC_SUBMIT_MAX_ENTRIES	4096

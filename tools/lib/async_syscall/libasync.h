@@ -38,6 +38,10 @@
 #ifndef ASYNC_SUBMIT_CANCEL
 #define ASYNC_SUBMIT_CANCEL 0x8U	/* bit 3, for older UAPI headers */
 #endif
+#ifndef ASYNC_SUBMIT_WAKE_MARKED	/* ABI 2, for older UAPI headers */
+#define ASYNC_SUBMIT_WAKE_MARKED 0x10U
+#define ASYNC_SYSCALL_WAITING 2
+#endif
 
 /* --- The system call --------------------------------------------------- */
 
@@ -327,11 +331,41 @@ static inline bool async_done(const struct async_syscall *e)
 	       ASYNC_SYSCALL_DONE;
 }
 
-/* Whether @e is still in flight; any other value than PENDING ends a wait. */
+/* Whether @e is still in flight: PENDING, or WAITING once a waiter marked it. */
 static inline bool async_pending(const struct async_syscall *e)
 {
-	return __atomic_load_n(&e->done, __ATOMIC_ACQUIRE) ==
-	       ASYNC_SYSCALL_PENDING;
+	uint32_t done = __atomic_load_n(&e->done, __ATOMIC_ACQUIRE);
+
+	return done == ASYNC_SYSCALL_PENDING || done == ASYNC_SYSCALL_WAITING;
+}
+
+/*
+ * Mark @e's done word WAITING before sleeping on it, so that a submission
+ * made with ASYNC_SUBMIT_WAKE_MARKED wakes it; harmless without.  Returns
+ * whether @e is still in flight: sleep with FUTEX_WAIT_PRIVATE on the
+ * value ASYNC_SYSCALL_WAITING only then.
+ */
+static inline bool async_mark_waiting(struct async_syscall *e)
+{
+	uint32_t done = ASYNC_SYSCALL_PENDING;
+
+	return __atomic_compare_exchange_n(&e->done, &done,
+					   ASYNC_SYSCALL_WAITING, false,
+					   __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE) ||
+	       done == ASYNC_SYSCALL_WAITING;
+}
+
+/*
+ * The flags that make async_submit() wake only marked done words, when
+ * the kernel has them (ABI 2), else 0.  Every wait of this header marks.
+ */
+static inline unsigned int async_wake_marked_flags(void)
+{
+	static int abi;
+
+	if (!abi)
+		abi = async_abi_version();
+	return abi >= 2 ? ASYNC_SUBMIT_WAKE_MARKED : 0;
 }
 
 /*
@@ -342,9 +376,9 @@ static inline bool async_pending(const struct async_syscall *e)
 static inline long async_wait(struct async_syscall *e,
 			      const struct timespec *timeout)
 {
-	while (async_pending(e)) {
+	while (async_mark_waiting(e)) {
 		if (syscall(SYS_futex, &e->done, FUTEX_WAIT_PRIVATE,
-			    ASYNC_SYSCALL_PENDING, timeout, NULL, 0) &&
+			    ASYNC_SYSCALL_WAITING, timeout, NULL, 0) &&
 		    errno != EAGAIN)
 			return -errno;
 	}
@@ -389,10 +423,10 @@ static inline int async_wait_any(struct async_syscall *const *es,
 		return -EINVAL;
 	for (;;) {
 		for (i = 0; i < nr; i++) {
-			if (!async_pending(es[i]))
+			if (!async_mark_waiting(es[i]))
 				return i;
 			w[i] = (struct futex_waitv) {
-				.val = ASYNC_SYSCALL_PENDING,
+				.val = ASYNC_SYSCALL_WAITING,
 				.uaddr = async_ptr(&es[i]->done),
 				.flags = FUTEX_32 | FUTEX_PRIVATE_FLAG,
 			};
@@ -620,7 +654,8 @@ static inline int async_queue_submit_run(struct async_queue *q,
 	for (c = from; c < to; c++)
 		nr += q->staged[c].nr;
 	async_queue_shift(q, from, to, 1);
-	ret = async_submit(q->staged[from].entries, nr, 0);
+	ret = async_submit(q->staged[from].entries, nr,
+			   async_wake_marked_flags());
 	err = errno;
 	async_queue_shift(q, from, to, -1);
 	if (ret >= 0)
@@ -630,7 +665,8 @@ static inline int async_queue_submit_run(struct async_queue *q,
 	/* The chain alone is bad: hand it back through reap. */
 	for (c = 0; c < q->staged[from].nr; c++)
 		q->staged[from].entries[c].result = 0;
-	if (async_submit(q->staged[from].entries, q->staged[from].nr, 0) >= 0)
+	if (async_submit(q->staged[from].entries, q->staged[from].nr,
+			 async_wake_marked_flags()) >= 0)
 		return 0;
 	err = errno;
 	if (err != EINVAL && err != EOPNOTSUPP)
@@ -746,8 +782,11 @@ static inline int async_queue_wait(struct async_queue *q, unsigned int first,
 
 	for (i = 0; i < nr; i++) {
 		c = &q->inflight[first + i];
+		/* Done since async_queue_collect() looked: no sleep. */
+		if (!async_mark_waiting(&c->entries[c->nr - 1]))
+			return 0;
 		w[i] = (struct futex_waitv) {
-			.val = ASYNC_SYSCALL_PENDING,
+			.val = ASYNC_SYSCALL_WAITING,
 			.uaddr = async_ptr(&c->entries[c->nr - 1].done),
 			.flags = FUTEX_32 | FUTEX_PRIVATE_FLAG,
 		};

@@ -131,7 +131,7 @@ static void try_calls(struct calls *c)
 #define ASSERT_ALLOWED(c) do { \
 	const struct calls *__c = (c); \
 	\
-	ASSERT_EQ(1, __c->abi) TH_LOG("%s", strerror(__c->abi_err)); \
+	ASSERT_EQ(2, __c->abi) TH_LOG("%s", strerror(__c->abi_err)); \
 	ASSERT_EQ(1, __c->submit) TH_LOG("%s", strerror(__c->submit_err)); \
 	ASSERT_EQ(ASYNC_SYSCALL_DONE, __c->done); \
 	ASSERT_EQ(0, __c->result); \

@@ -1338,6 +1338,9 @@ static void act_submit(void)
 		flags = ASYNC_SUBMIT_PROBE;
 		break;
 	}
+	/* Every wait of libasync marks the done word. */
+	if (!(flags & ASYNC_SUBMIT_PROBE) && chance(50))
+		flags |= async_wake_marked_flags();
 	if (chance(12))
 		d = 1 + rnd(NR_DEFECTS - 1);
 	p = s->ents;
@@ -1394,11 +1397,12 @@ static void act_submit(void)
 			errs = E_FAULT;
 		break;
 	case D_FLAG:
-		flags |= 1U << (4 + rnd(28));
+		flags |= 1U << (5 + rnd(27));
 		errs = E_INVAL;
 		break;
 	case D_PROBE_WAIT:
-		flags = ASYNC_SUBMIT_PROBE | ASYNC_SUBMIT_WAIT;
+		flags = ASYNC_SUBMIT_PROBE | (chance(50) ? ASYNC_SUBMIT_WAIT :
+					      ASYNC_SUBMIT_WAKE_MARKED);
 		errs = E_INVAL;
 		break;
 	default:

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The completion protocol: done words, their futex wakes, and
+ * ASYNC_SUBMIT_WAKE_MARKED, where the kernel wakes only a word that a waiter
+ * marked ASYNC_SYSCALL_WAITING.
+ *
+ * The entries are reads of an empty pipe, so that the test decides when
+ * they complete.  The raw futex calls are spelled out here rather than
+ * taken from libasync, because they are what is being tested.
+ */
+
+#define _GNU_SOURCE
+#include <linux/futex.h>
+#include <pthread.h>
+
+#include "async_test.h"
+#include "../kselftest_harness.h"
+
+struct sleeper {
+	struct async_syscall *e;
+	bool mark;		/* mark the word WAITING first */
+	pid_t tid;
+	int ret;		/* 0 if woken, else the wait's errno */
+};
+
+static int futex_wait(__u32 *word, __u32 val, int secs)
+{
+	struct timespec ts = { secs, 0 };
+
+	if (syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0))
+		return errno;
+	return 0;
+}
+
+/* One futex wait on @s->e's done word, marked or not. */
+static void *sleep_on_done(void *arg)
+{
+	struct sleeper *s = arg;
+	__u32 val = ASYNC_SYSCALL_PENDING;
+
+	__atomic_store_n(&s->tid, gettid(), __ATOMIC_RELEASE);
+	if (s->mark) {
+		if (!__atomic_compare_exchange_n(&s->e->done, &val,
+						 ASYNC_SYSCALL_WAITING, false,
+						 __ATOMIC_ACQUIRE,
+						 __ATOMIC_ACQUIRE)) {
+			s->ret = EALREADY;
+			return NULL;
+		}
+		val = ASYNC_SYSCALL_WAITING;
+	}
+	s->ret = futex_wait(&s->e->done, val, s->mark ? WAIT_TIMEOUT_S : 2);
+	return NULL;
+}
+
+/*
+ * Whether thread @tid sleeps in futex(): queued on the futex, so that a
+ * wake it is owed cannot be missed by a late arrival.
+ */
+static bool sleeps_in_futex(pid_t tid)
+{
+	char path[64], buf[256];
+	long nr = -1;
+	char state = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	if (fscanf(f, "%ld", &nr) != 1)
+		nr = -1;
+	fclose(f);
+	if (nr != SYS_futex)
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	if (read_small(path, buf, sizeof(buf)) <= 0 || !strrchr(buf, ')'))
+		return false;
+	state = strrchr(buf, ')')[2];
+	return state == 'S';
+}
+
+static void wait_until_asleep(struct __test_metadata *_metadata,
+			      struct sleeper *s)
+{
+	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+
+	while (!__atomic_load_n(&s->tid, __ATOMIC_ACQUIRE) ||
+	       !sleeps_in_futex(s->tid)) {
+		ASSERT_LT(now_ns(), end) TH_LOG("the sleeper never slept");
+		sleep_ms(1);
+	}
+}
+
+FIXTURE(completion) {
+	int p[2];
+	char buf[8];
+	struct async_syscall e;
+};
+
+FIXTURE_SETUP(completion)
+{
+	ASSERT_EQ(0, pipe2(self->p, O_CLOEXEC));
+	async_prep_read(&self->e, self->p[0], self->buf, sizeof(self->buf));
+	poison(&self->e);
+}
+
+FIXTURE_TEARDOWN(completion)
+{
+	close(self->p[0]);
+	close(self->p[1]);
+}
+
+/*
+ * Submit the read @e of a pipe with @flags, let a thread sleep on its done
+ * word, then write "ok" into the pipe's write end @wfd.
+ */
+static void start(struct __test_metadata *_metadata, struct async_syscall *e,
+		  int wfd, unsigned int flags, struct sleeper *s)
+{
+	pthread_t thread;
+
+	ASSERT_EQ(1, async_submit(e, 1, flags))
+		TH_LOG("async_submit: %s", strerror(errno));
+	ASSERT_EQ(ASYNC_SYSCALL_PENDING, e->done);
+	*s = (struct sleeper) { .e = e, .mark = s->mark };
+	ASSERT_EQ(0, pthread_create(&thread, NULL, sleep_on_done, s));
+	wait_until_asleep(_metadata, s);
+	ASSERT_EQ(2, write(wfd, "ok", 2));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, e->done);
+	ASSERT_EQ(2, e->result);
+}
+
+TEST_F(completion, marked_waiter_is_woken)
+{
+	struct sleeper s = { .mark = true };
+
+	start(_metadata, &self->e, self->p[1], ASYNC_SUBMIT_WAKE_MARKED, &s);
+	ASSERT_EQ(0, s.ret) TH_LOG("wait: %s", strerror(s.ret));
+}
+
+/* The saving itself: no FUTEX_WAKE for a word nobody marked. */
+TEST_F(completion, unmarked_sleeper_is_not_woken)
+{
+	struct sleeper s = { .mark = false };
+
+	start(_metadata, &self->e, self->p[1], ASYNC_SUBMIT_WAKE_MARKED, &s);
+	ASSERT_EQ(ETIMEDOUT, s.ret) TH_LOG("wait: %s", strerror(s.ret));
+}
+
+/* Without the flag every completion wakes, so marking is always safe. */
+TEST_F(completion, marked_waiter_without_the_flag)
+{
+	struct sleeper s = { .mark = true };
+
+	start(_metadata, &self->e, self->p[1], 0, &s);
+	ASSERT_EQ(0, s.ret) TH_LOG("wait: %s", strerror(s.ret));
+}
+
+TEST_F(completion, unmarked_sleeper_without_the_flag)
+{
+	struct sleeper s = { .mark = false };
+
+	start(_metadata, &self->e, self->p[1], 0, &s);
+	ASSERT_EQ(0, s.ret) TH_LOG("wait: %s", strerror(s.ret));
+}
+
+/* A waiter that comes after the completion finds DONE and never sleeps. */
+TEST_F(completion, late_waiter)
+{
+	struct sleeper s = { .e = &self->e, .mark = true };
+
+	ASSERT_EQ(1, async_submit(&self->e, 1, ASYNC_SUBMIT_WAKE_MARKED));
+	ASSERT_EQ(2, write(self->p[1], "ok", 2));
+	while (__atomic_load_n(&self->e.done, __ATOMIC_ACQUIRE) !=
+	       ASYNC_SYSCALL_DONE)
+		sleep_ms(1);
+	sleep_on_done(&s);
+	ASSERT_EQ(EALREADY, s.ret);
+	ASSERT_EQ(2, self->e.result);
+	/* libasync's wait, the same way. */
+	ASSERT_EQ(2, async_wait(&self->e, NULL));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->e.done);
+}
+
+/*
+ * A marked word of an entry that is resubmitted starts PENDING again, and
+ * the mark cannot outlive the completion it waited for.
+ */
+TEST_F(completion, resubmit_clears_the_mark)
+{
+	struct sleeper s = { .mark = true };
+
+	start(_metadata, &self->e, self->p[1], ASYNC_SUBMIT_WAKE_MARKED, &s);
+	self->e.done = ASYNC_SYSCALL_WAITING;
+	ASSERT_EQ(1, async_submit(&self->e, 1, ASYNC_SUBMIT_WAKE_MARKED));
+	ASSERT_EQ(ASYNC_SYSCALL_PENDING, self->e.done);
+	ASSERT_EQ(2, write(self->p[1], "ok", 2));
+	ASSERT_EQ(2, async_wait(&self->e, NULL));
+}
+
+/* With ASYNC_SUBMIT_WAIT as well: every word is DONE on return. */
+TEST_F(completion, wait_and_wake_marked)
+{
+	struct async_syscall e[8];
+	char buf[8];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		async_prep_write(&e[i], self->p[1], "x", 1);
+		poison(&e[i]);
+	}
+	async_chain(e, 8);
+	ASSERT_EQ(8, async_submit(e, 8,
+				  ASYNC_SUBMIT_WAIT | ASYNC_SUBMIT_WAKE_MARKED));
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(ASYNC_SYSCALL_DONE, e[i].done);
+		ASSERT_EQ(1, e[i].result);
+	}
+	ASSERT_EQ(8, read(self->p[0], buf, sizeof(buf)));
+}
+
+/*
+ * Many completions racing with waiters that mark: none may be lost.  Each
+ * round, a thread waits through libasync (which marks) while this one
+ * writes; a lost wake leaves the thread asleep until WAIT_TIMEOUT_S.
+ */
+static void *libasync_wait(void *arg)
+{
+	return (void *)async_wait(arg, NULL);
+}
+
+TEST_F(completion, no_lost_wake)
+{
+	pthread_t thread;
+	void *res;
+	int i;
+
+	for (i = 0; i < 2000; i++) {
+		ASSERT_EQ(1, async_submit(&self->e, 1,
+					  async_wake_marked_flags()));
+		ASSERT_EQ(0, pthread_create(&thread, NULL, libasync_wait,
+					    &self->e));
+		if (i & 1)
+			sched_yield();
+		ASSERT_EQ(1, write(self->p[1], "z", 1));
+		ASSERT_EQ(0, pthread_join(thread, &res));
+		ASSERT_EQ(1, (long)res) TH_LOG("round %d", i);
+	}
+}
+
+TEST(abi_version_has_wake_marked)
+{
+	ASSERT_LE(2, async_abi_version());
+	ASSERT_EQ(ASYNC_SUBMIT_WAKE_MARKED, async_wake_marked_flags());
+}
+
+TEST_HARNESS_MAIN
