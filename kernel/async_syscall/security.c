@@ -46,23 +46,35 @@ static int __init async_syscall_sysctl_init(void)
 }
 subsys_initcall(async_syscall_sysctl_init);
 
-bool async_syscall_allowed(void)
+static bool async_allowed(bool audit)
 {
 	int disabled = READ_ONCE(sysctl_async_syscall_disabled);
 	kgid_t group;
 
 	if (disabled == 2)
 		return false;
-	if (disabled == 0 || capable(CAP_SYS_ADMIN))
+	if (disabled == 0)
+		return true;
+	if (audit ? capable(CAP_SYS_ADMIN) :
+		    ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN))
 		return true;
 	group = make_kgid(&init_user_ns, READ_ONCE(sysctl_async_syscall_group));
 	return gid_valid(group) && in_group_p(group);
 }
 
-/* Work from inside the kernel, such as Linux AIO's, unless no one may use it. */
+bool async_syscall_allowed(void)
+{
+	return async_allowed(true);
+}
+
+/*
+ * Work from inside the kernel, such as Linux AIO's, follows the same
+ * rule.  Its caller falls back to running the work itself: that is not a
+ * denial for the audit log.
+ */
 bool async_work_allowed(void)
 {
-	return READ_ONCE(sysctl_async_syscall_disabled) != 2;
+	return async_allowed(false);
 }
 
 /**

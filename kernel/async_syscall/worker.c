@@ -569,8 +569,13 @@ static void async_run_work(struct async_worker *w, struct async_work *work)
 		revert_creds(old_cred);
 	}
 	WRITE_ONCE(work->runner, NULL);
-	async_worker_clean(w);
+	/*
+	 * Complete first: the completion ends a write's freeze protection,
+	 * which a stop in the clean-up must not hold, and may drop the last
+	 * reference to a file, whose release the clean-up then runs.
+	 */
 	async_work_done(work, res);
+	async_worker_clean(w);
 }
 
 /*
@@ -795,48 +800,59 @@ static void async_reserve_worker(struct async_pool *pool)
 	pool->refs++;
 }
 
+/* Undoes a reservation whose worker could not be created. */
+static void async_unreserve_worker(struct async_pool *pool,
+				   struct async_orphans *orphans)
+	__must_hold(&pool->ctx->lock)
+{
+	pool->nr_workers--;
+	pool->nr_waking--;
+	async_orphans_init(orphans);
+	async_pool_kick(pool, orphans);
+	/* The caller holds a pin or is a worker: the pool lives on. */
+	WARN_ON_ONCE(async_pool_unref(pool));
+}
+
 /*
  * Creates a worker reserved with async_reserve_worker().  The caller is
  * the pool's submitter or one of its workers, so the new thread shares
- * their files, fs and namespaces.  On failure the reservation is undone.
+ * their files, fs and namespaces.
  */
-static int async_create_worker(struct async_pool *pool)
+static int async_spawn_worker(struct async_pool *pool)
 {
-	struct async_ctx *ctx = pool->ctx;
-	struct async_pool *dead;
 	struct async_worker *w;
 	struct task_struct *tsk;
-	struct async_orphans orphans;
-	int err = -ENOMEM;
 
 	/* The new thread takes our creds: never an entry's overridden ones. */
 	WARN_ON_ONCE(current_cred() != current_real_cred());
 	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
 	if (!w)
-		goto fail;
+		return -ENOMEM;
 	w->pool = pool;
 	INIT_LIST_HEAD(&w->idle_node);
 	tsk = create_io_thread(async_worker_fn, w, NUMA_NO_NODE);
 	if (IS_ERR(tsk)) {
-		err = PTR_ERR(tsk);
 		kfree(w);
-		goto fail;
+		return PTR_ERR(tsk);
 	}
 	w->task = tsk;
 	wake_up_new_task(tsk);
 	return 0;
-fail:
-	spin_lock(&ctx->lock);
-	pool->nr_workers--;
-	pool->nr_waking--;
-	async_orphans_init(&orphans);
-	async_pool_kick(pool, &orphans);
-	dead = async_pool_unref(pool);
-	spin_unlock(&ctx->lock);
-	/* Only a fatal signal takes the other workers: the process is dying. */
-	async_cancel_orphans(&orphans);
-	/* The caller holds a pin or is a worker: the pool lives on. */
-	WARN_ON_ONCE(dead);
+}
+
+/* async_spawn_worker(), and on failure the reservation is undone. */
+static int async_create_worker(struct async_pool *pool)
+{
+	struct async_orphans orphans;
+	int err = async_spawn_worker(pool);
+
+	if (err) {
+		spin_lock(&pool->ctx->lock);
+		async_unreserve_worker(pool, &orphans);
+		spin_unlock(&pool->ctx->lock);
+		/* Only a fatal signal takes the other workers: the process is dying. */
+		async_cancel_orphans(&orphans);
+	}
 	return err;
 }
 
@@ -1092,24 +1108,25 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
  * one, or one on its way that no queued work has claimed.  Kernel work is
  * expected to block, so it never waits behind other work at the bound.
  */
+/*
+ * Each kernel work gets a worker of its own: an idle one, or one created
+ * for it.  A worker merely on its way might be a creation that fails,
+ * and the work would then wait behind busy ones.
+ */
 static bool async_pool_can_take_work(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
-	return !list_empty(&pool->idle) || pool->nr_waking > pool->nr_works;
+	return !list_empty(&pool->idle);
 }
 
 static void async_pool_add_work(struct async_pool *pool,
 				struct async_work *work)
 	__must_hold(&pool->ctx->lock)
 {
-	struct async_orphans orphans;
-
 	list_add_tail(&work->node, &pool->works);
 	pool->nr_works++;
-	async_orphans_init(&orphans);
-	async_pool_kick(pool, &orphans);
-	/* The pool has a worker: async_pool_can_take_work() said so. */
-	WARN_ON_ONCE(!list_empty(&orphans.works));
+	/* async_pool_can_take_work() said there is one. */
+	WARN_ON_ONCE(!async_wake_idle(pool));
 }
 
 /*
@@ -1139,30 +1156,47 @@ static int async_work_queue_fast(struct async_ctx *ctx,
 	return ret;
 }
 
-/* Makes a worker for @work, then queues it; the pool is pinned. */
+/*
+ * Queues @work with a worker made for it; the pool is pinned.  If the
+ * worker cannot be made, @work is taken back, unless a worker has already
+ * taken it: it is then running, and queued it was.
+ */
 static int async_work_queue_slow(struct async_pool *pool,
 				 struct async_work *work)
 {
 	struct async_ctx *ctx = pool->ctx;
+	struct async_orphans orphans;
+	bool taken;
 	int err;
 
-	for (;;) {
-		spin_lock(&ctx->lock);
-		if (pool->nr_workers && async_pool_can_take_work(pool)) {
-			async_pool_add_work(pool, work);
-			spin_unlock(&ctx->lock);
-			return 0;
-		}
-		if (pool->nr_workers >= ctx->max_workers) {
-			spin_unlock(&ctx->lock);
-			return -EAGAIN;
-		}
-		async_reserve_worker(pool);
+	spin_lock(&ctx->lock);
+	if (pool->nr_workers && async_pool_can_take_work(pool)) {
+		async_pool_add_work(pool, work);
 		spin_unlock(&ctx->lock);
-		err = async_create_worker(pool);
-		if (err)
-			return err;
+		return 0;
 	}
+	if (pool->nr_workers >= ctx->max_workers) {
+		spin_unlock(&ctx->lock);
+		return -EAGAIN;
+	}
+	async_reserve_worker(pool);
+	list_add_tail(&work->node, &pool->works);
+	pool->nr_works++;
+	spin_unlock(&ctx->lock);
+
+	err = async_spawn_worker(pool);
+	if (!err)
+		return 0;
+	spin_lock(&ctx->lock);
+	taken = list_empty(&work->node);
+	if (!taken) {
+		list_del_init(&work->node);
+		pool->nr_works--;
+	}
+	async_unreserve_worker(pool, &orphans);
+	spin_unlock(&ctx->lock);
+	async_cancel_orphans(&orphans);
+	return taken ? 0 : err;
 }
 
 /**

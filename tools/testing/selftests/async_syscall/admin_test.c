@@ -19,7 +19,6 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <linux/capability.h>
 
 #include "../kselftest_harness.h"
 #include "async_test.h"
@@ -149,20 +148,6 @@ struct who_arg {
 	enum who who;
 	struct calls *c;
 };
-
-static int drop_sys_admin(void)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[2];
-
-	if (syscall(SYS_capget, &h, d))
-		return -1;
-	d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
-	d[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
-	return syscall(SYS_capset, &h, d);
-}
 
 static int become_and_call(void *p)
 {

@@ -878,6 +878,53 @@ TEST_F_TIMEOUT(aio, write_to_full_pipe, 60)
 	free(got);
 }
 
+/*
+ * A worker's completion may drop the last reference to the request's
+ * file.  The file is released before the worker waits for its next
+ * request: here the reader of a pipe whose write end the program closed
+ * sees end-of-file while the worker waits on another pipe.
+ */
+TEST_F_TIMEOUT(aio, release_before_next_request, 60)
+{
+	const size_t len = 64 * 1024 + BLK;
+	char *data = malloc(len), *got = malloc(len);
+	struct pollfd pfd;
+	bool blocked;
+	int64_t ns;
+	long ret;
+
+	ASSERT_NE(NULL, data);
+	ASSERT_NE(NULL, got);
+	ASSERT_EQ(0, open_pipes(self, 2));
+	ASSERT_EQ(64 * 1024, fcntl(self->pipes[0][1], F_SETPIPE_SZ, 64 * 1024));
+	fill(data, len, 34);
+	prep_rw(&self->cbs[0], IOCB_CMD_PWRITE, self->pipes[0][1], data, len,
+		0, 0);
+	ret = submit_watched(self->ctx, 1, self->ptrs, &blocked, &ns);
+	ASSERT_SUBMITTED(1, ret, blocked, ns);
+	/* Only the request holds the write end now. */
+	ASSERT_EQ(0, close(self->pipes[0][1]));
+	ASSERT_EQ(0, read_timed(self->pipes[0][0], got, len, WAIT_TIMEOUT_S));
+	ASSERT_EQ(1, wait_events(self->ctx, self->ev, 0, 1, WAIT_TIMEOUT_S));
+	check_events(_metadata, self, 1, (__s64)len);
+
+	/* The worker, idle again, takes a read that waits. */
+	sleep_ms(PENDING_MS);
+	prep_rw(&self->cbs[1], IOCB_CMD_PREAD, self->pipes[1][0], got, 1, 0, 0);
+	ret = submit_watched(self->ctx, 1, self->ptrs + 1, &blocked, &ns);
+	ASSERT_SUBMITTED(1, ret, blocked, ns);
+	pfd = (struct pollfd) { .fd = self->pipes[0][0], .events = POLLIN };
+	ASSERT_EQ(1, poll(&pfd, 1, WAIT_TIMEOUT_S * 1000))
+		TH_LOG("the write end was not released");
+	ASSERT_EQ(0, read(self->pipes[0][0], got, 1));
+
+	ASSERT_EQ(1, write(self->pipes[1][1], "x", 1));
+	ASSERT_EQ(1, wait_events(self->ctx, self->ev, 0, 1, WAIT_TIMEOUT_S));
+	ASSERT_EQ(1, self->ev[0].res);
+	free(data);
+	free(got);
+}
+
 /* --- The process ends with requests in flight ---------------------------- */
 
 FIXTURE(aio_exit) {
@@ -1065,6 +1112,11 @@ TEST_F_TIMEOUT(aio_exit, sigkill_with_aio_in_flight, 90)
 
 /* --- fs.aio-sync-buffered: submission runs the I/O, as it used to -------- */
 
+/*
+ * io_submit() runs buffered I/O itself, as before this feature, when the
+ * admin says so: with fs.aio-sync-buffered, or for a process that
+ * kernel.async_syscall_disabled does not let call async_submit().
+ */
 FIXTURE(aio_sync) {
 	char old[32];
 	char dir[PATH_MAX];
@@ -1072,30 +1124,49 @@ FIXTURE(aio_sync) {
 	bool set;
 };
 
+FIXTURE_VARIANT(aio_sync) {
+	const char *knob;
+	bool drop_sys_admin;
+};
+
+FIXTURE_VARIANT_ADD(aio_sync, sync_buffered) {
+	.knob = SYNC_SYSCTL,
+};
+
+FIXTURE_VARIANT_ADD(aio_sync, async_syscall_disabled_1) {
+	.knob = "/proc/sys/kernel/async_syscall_disabled",
+	.drop_sys_admin = true,
+};
+
 FIXTURE_SETUP(aio_sync)
 {
-	if (read_small(SYNC_SYSCTL, self->old, sizeof(self->old)) <= 0)
-		SKIP(return, SYNC_SYSCTL " missing");
+	if (read_small(variant->knob, self->old, sizeof(self->old)) <= 0)
+		SKIP(return, "%s missing", variant->knob);
 	snprintf(self->dir, sizeof(self->dir), "%s/aio_sync.XXXXXX",
 		 scratch_dir());
 	ASSERT_NE(NULL, mkdtemp(self->dir))
 		TH_LOG("%s: %s", self->dir, strerror(errno));
 	snprintf(self->path, sizeof(self->path), "%s/f", self->dir);
 	/* Last: the teardown only runs once the setup has completed. */
-	ASSERT_EQ(0, write_knob(SYNC_SYSCTL, "1"));
+	ASSERT_EQ(0, write_knob(variant->knob, "1"));
 	self->set = true;
+	if (variant->drop_sys_admin) {
+		ASSERT_EQ(0, drop_sys_admin());
+		ASSERT_EQ(-1, async_abi_version());
+		ASSERT_EQ(EPERM, errno);
+	}
 }
 
 /* In the parent, so that the value is restored however the test ended. */
 FIXTURE_TEARDOWN_PARENT(aio_sync)
 {
 	if (self->set)
-		write_knob(SYNC_SYSCTL, self->old);
+		write_knob(variant->knob, self->old);
 	unlink(self->path);
 	rmdir(self->dir);
 }
 
-TEST_F_TIMEOUT(aio_sync, sync_fallback_sysctl, 60)
+TEST_F_TIMEOUT(aio_sync, runs_in_io_submit, 60)
 {
 	struct timespec zero = { 0, 0 };
 	struct iocb cb, *ptr = &cb;

@@ -22,6 +22,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <linux/capability.h>
 #include <async_syscall/libasync.h>
 
 #define NSEC_PER_MSEC	1000000LL
@@ -90,6 +91,21 @@ static inline int wait_all_done(struct async_syscall *e, unsigned int nr,
 			return -ETIMEDOUT;
 	}
 	return 0;
+}
+
+/* Drop CAP_SYS_ADMIN from this thread, for good: 0, or -1 and errno. */
+static inline int drop_sys_admin(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return -1;
+	d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	d[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	return syscall(SYS_capset, &h, d);
 }
 
 /* Read a whole small file into @buf: its length, or -1. */
