@@ -350,6 +350,7 @@ TEST_F(lib, queue_failed_submit_stays_staged)
 {
 	struct timespec limit = { WAIT_TIMEOUT_S, 0 };
 	struct async_syscall *e;
+	int n;
 
 	e = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -365,7 +366,13 @@ TEST_F(lib, queue_failed_submit_stays_staged)
 	ASSERT_EQ(-EAGAIN, async_queue_reap(&self->q, self->out, 2, &limit));
 	ASSERT_EQ(0, mprotect(e, 4096, PROT_READ | PROT_WRITE));
 	ASSERT_SUBMITTED(2, &self->q);
-	ASSERT_EQ(2, async_queue_reap(&self->q, self->out, 2, &limit));
+	/* Each close goes to a worker: they may finish one at a time. */
+	n = async_queue_reap(&self->q, self->out, 2, &limit);
+	ASSERT_LT(0, n);
+	if (n == 1) {
+		n = async_queue_reap(&self->q, self->out + 1, 1, &limit);
+		ASSERT_EQ(1, n);
+	}
 	ASSERT_EQ(-EBADF, e[0].result);
 	ASSERT_EQ(-EBADF, e[1].result);
 	munmap(e, 4096);
