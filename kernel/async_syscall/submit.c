@@ -17,6 +17,8 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
+#include <asm/futex.h>
+
 #include "async_syscall.h"
 #include <trace/events/async_syscall.h>
 
@@ -154,14 +156,43 @@ fail:
 }
 
 /*
+ * With %ASYNC_SUBMIT_WAKE_MARKED, a word a waiter has already marked
+ * WAITING keeps its mark, or the waiter would sleep through the
+ * completion: old & WAITING, atomically, so that no store races with a
+ * waiter marking it.  The write also proves the word writable.
+ */
+static int async_reset_done_keep_mark(u32 __user *done)
+{
+	int old, ret;
+
+	do {
+		ret = arch_futex_atomic_op_inuser(FUTEX_OP_ANDN,
+						  ~ASYNC_SYSCALL_WAITING, &old,
+						  done);
+	} while (ret == -EAGAIN);
+	return ret ? -EFAULT : 0;
+}
+
+/*
  * Only once nothing can fail the call any more may the done words change.
- * This also proves the array writable before any entry runs.
+ * This also proves the array writable before any entry runs.  Without
+ * %ASYNC_SUBMIT_WAKE_MARKED every word is reset, as in ABI 1, where 2 was
+ * as good as any other leftover value.
  */
 static int async_mark_pending(void __user *uentries, unsigned int nr,
-			      size_t size)
+			      size_t size, bool keep_marks)
 {
+	struct async_syscall __user *ue;
 	unsigned int i;
 
+	if (keep_marks) {
+		for (i = 0; i < nr; i++) {
+			ue = async_uentry(uentries, i, size);
+			if (async_reset_done_keep_mark(&ue->done))
+				return -EFAULT;
+		}
+		return 0;
+	}
 	if (!user_write_access_begin(uentries, (size_t)nr * size))
 		return -EFAULT;
 	for (i = 0; i < nr; i++)
@@ -203,7 +234,8 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	/* -ERESTARTNOINTR when a signal is pending: nothing is queued yet. */
 	ret = async_pool_prepare(pool);
 	if (!ret)
-		ret = async_mark_pending(uentries, nr, size);
+		ret = async_mark_pending(uentries, nr, size,
+					 flags & ASYNC_SUBMIT_WAKE_MARKED);
 	if (ret)
 		goto out_inflight;
 

@@ -256,19 +256,27 @@ static void async_chain_done(struct async_batch *batch, struct async_req *first)
 
 /*
  * With %ASYNC_SUBMIT_WAKE_MARKED the done word is exchanged, and only a
- * word a waiter marked is woken.  The exchange is fully ordered, as
- * futex_wake_op() needs it to be: it stands for the barrier below.
+ * word a waiter marked is woken.  Returns whether to wake.
  */
 static bool async_store_done_marked(u32 __user *done)
 {
 	int old, ret;
 
-	do {
+	for (;;) {
 		ret = arch_futex_atomic_op_inuser(FUTEX_OP_SET,
 						  ASYNC_SYSCALL_DONE, &old,
 						  done);
-	} while (ret == -EAGAIN);
-	return !ret && old == ASYNC_SYSCALL_WAITING;
+		if (!ret)
+			return old == ASYNC_SYSCALL_WAITING;
+		if (ret != -EAGAIN)
+			break;
+		/* Contended (arm64 gives up after a number of tries). */
+		cond_resched();
+	}
+	if (ret == -EFAULT)
+		return false;
+	/* No user atomics here: a plain store, and wake whoever is there. */
+	return !put_user(ASYNC_SYSCALL_DONE, done);
 }
 
 /*
@@ -283,18 +291,19 @@ static void async_complete(struct async_batch *batch, struct async_req *req,
 {
 	struct async_syscall __user *ue;
 
+	might_fault();
 	req->result = res;
 	ue = batch->uentries + (size_t)req->index * batch->entry_size;
 	if (!user_write_access_begin(ue, sizeof(*ue)))
 		return;
 	unsafe_put_user(res, &ue->result, efault);
+	/* The result and the entry's reads of user memory before done. */
+	smp_mb();
 	if (batch->wake_marked) {
 		user_write_access_end();
 		if (!async_store_done_marked(&ue->done))
 			return;
 	} else {
-		/* The result and the entry's reads of user memory before done. */
-		smp_mb();
 		unsafe_put_user(ASYNC_SYSCALL_DONE, &ue->done, efault);
 		user_write_access_end();
 	}

@@ -331,7 +331,10 @@ static inline bool async_done(const struct async_syscall *e)
 	       ASYNC_SYSCALL_DONE;
 }
 
-/* Whether @e is still in flight: PENDING, or WAITING once a waiter marked it. */
+/*
+ * Whether @e is still in flight: PENDING, or WAITING once a waiter marked
+ * it.  Only DONE means done.
+ */
 static inline bool async_pending(const struct async_syscall *e)
 {
 	uint32_t done = __atomic_load_n(&e->done, __ATOMIC_ACQUIRE);
@@ -358,13 +361,18 @@ static inline bool async_mark_waiting(struct async_syscall *e)
 /*
  * The flags that make async_submit() wake only marked done words, when
  * the kernel has them (ABI 2), else 0.  Every wait of this header marks.
+ * A version, once known, is kept; a failed query is asked again.
  */
 static inline unsigned int async_wake_marked_flags(void)
 {
-	static int abi;
+	static int known_abi;
+	int abi = __atomic_load_n(&known_abi, __ATOMIC_RELAXED);
 
-	if (!abi)
+	if (abi <= 0) {
 		abi = async_abi_version();
+		if (abi > 0)
+			__atomic_store_n(&known_abi, abi, __ATOMIC_RELAXED);
+	}
 	return abi >= 2 ? ASYNC_SUBMIT_WAKE_MARKED : 0;
 }
 
@@ -422,6 +430,11 @@ static inline int async_wait_any(struct async_syscall *const *es,
 	if (!nr || nr > 128)
 		return -EINVAL;
 	for (;;) {
+		/* Mark only when about to sleep: a mark costs a wake. */
+		for (i = 0; i < nr; i++) {
+			if (!async_pending(es[i]))
+				return i;
+		}
 		for (i = 0; i < nr; i++) {
 			if (!async_mark_waiting(es[i]))
 				return i;

@@ -54,10 +54,11 @@ static void *sleep_on_done(void *arg)
 }
 
 /*
- * Whether thread @tid sleeps in futex(): queued on the futex, so that a
- * wake it is owed cannot be missed by a late arrival.
+ * Whether thread @tid sleeps in system call @sysnr, futex() or
+ * futex_waitv(): queued on the futex, so that a wake it is owed cannot be
+ * missed by a late arrival.
  */
-static bool sleeps_in_futex(pid_t tid)
+static bool sleeps_in(pid_t tid, long sysnr)
 {
 	char path[64], buf[256];
 	long nr = -1;
@@ -71,7 +72,7 @@ static bool sleeps_in_futex(pid_t tid)
 	if (fscanf(f, "%ld", &nr) != 1)
 		nr = -1;
 	fclose(f);
-	if (nr != SYS_futex)
+	if (nr != sysnr)
 		return false;
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
 	if (read_small(path, buf, sizeof(buf)) <= 0 || !strrchr(buf, ')'))
@@ -81,12 +82,12 @@ static bool sleeps_in_futex(pid_t tid)
 }
 
 static void wait_until_asleep(struct __test_metadata *_metadata,
-			      struct sleeper *s)
+			      struct sleeper *s, long sysnr)
 {
 	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
 
 	while (!__atomic_load_n(&s->tid, __ATOMIC_ACQUIRE) ||
-	       !sleeps_in_futex(s->tid)) {
+	       !sleeps_in(s->tid, sysnr)) {
 		ASSERT_LT(now_ns(), end) TH_LOG("the sleeper never slept");
 		sleep_ms(1);
 	}
@@ -125,7 +126,7 @@ static void start(struct __test_metadata *_metadata, struct async_syscall *e,
 	ASSERT_EQ(ASYNC_SYSCALL_PENDING, e->done);
 	*s = (struct sleeper) { .e = e, .mark = s->mark };
 	ASSERT_EQ(0, pthread_create(&thread, NULL, sleep_on_done, s));
-	wait_until_asleep(_metadata, s);
+	wait_until_asleep(_metadata, s, SYS_futex);
 	ASSERT_EQ(2, write(wfd, "ok", 2));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	ASSERT_EQ(ASYNC_SYSCALL_DONE, e->done);
@@ -185,19 +186,87 @@ TEST_F(completion, late_waiter)
 }
 
 /*
- * A marked word of an entry that is resubmitted starts PENDING again, and
- * the mark cannot outlive the completion it waited for.
+ * A waiter may mark an entry before it is submitted (another thread
+ * submits it): with the flag the mark is kept, so the completion wakes it.
  */
-TEST_F(completion, resubmit_clears_the_mark)
+static void mark_before_submit(struct __test_metadata *_metadata,
+			       struct async_syscall *e, int wfd,
+			       unsigned int flags, __u32 after_submit)
+{
+	struct sleeper s = { .e = e, .mark = true };
+	pthread_t thread;
+
+	e->done = ASYNC_SYSCALL_PENDING;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, sleep_on_done, &s));
+	wait_until_asleep(_metadata, &s, SYS_futex);
+	ASSERT_EQ(1, async_submit(e, 1, flags));
+	ASSERT_EQ(after_submit, e->done);
+	ASSERT_EQ(2, write(wfd, "ok", 2));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(0, s.ret) TH_LOG("wait: %s", strerror(s.ret));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, e->done);
+	ASSERT_EQ(2, e->result);
+}
+
+TEST_F(completion, mark_before_submit_is_kept)
+{
+	mark_before_submit(_metadata, &self->e, self->p[1],
+			   ASYNC_SUBMIT_WAKE_MARKED, ASYNC_SYSCALL_WAITING);
+}
+
+/* Without the flag the word is reset, and every completion wakes. */
+TEST_F(completion, mark_before_submit_without_the_flag)
+{
+	mark_before_submit(_metadata, &self->e, self->p[1], 0,
+			   ASYNC_SYSCALL_PENDING);
+}
+
+/* A leftover DONE is reset with the flag too. */
+TEST_F(completion, resubmit_resets_done)
 {
 	struct sleeper s = { .mark = true };
 
 	start(_metadata, &self->e, self->p[1], ASYNC_SUBMIT_WAKE_MARKED, &s);
-	self->e.done = ASYNC_SYSCALL_WAITING;
 	ASSERT_EQ(1, async_submit(&self->e, 1, ASYNC_SUBMIT_WAKE_MARKED));
 	ASSERT_EQ(ASYNC_SYSCALL_PENDING, self->e.done);
 	ASSERT_EQ(2, write(self->p[1], "ok", 2));
 	ASSERT_EQ(2, async_wait(&self->e, NULL));
+}
+
+/* futex_waitv() through async_wait_any(): the one that completes wakes it. */
+static void *wait_any_of_two(void *arg)
+{
+	struct sleeper *s = arg;
+	struct async_syscall *es[2] = { &s->e[0], &s->e[1] };
+
+	__atomic_store_n(&s->tid, gettid(), __ATOMIC_RELEASE);
+	s->ret = async_wait_any(es, 2, NULL);
+	return NULL;
+}
+
+TEST_F(completion, wait_any_is_woken)
+{
+	struct async_syscall e[2];
+	struct sleeper s = { .e = e };
+	pthread_t thread;
+	char buf[2][4];
+	int q[2];
+
+	ASSERT_EQ(0, pipe2(q, O_CLOEXEC));
+	async_prep_read(&e[0], self->p[0], buf[0], sizeof(buf[0]));
+	async_prep_read(&e[1], q[0], buf[1], sizeof(buf[1]));
+	ASSERT_EQ(2, async_submit(e, 2, ASYNC_SUBMIT_WAKE_MARKED));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, wait_any_of_two, &s));
+	wait_until_asleep(_metadata, &s, __NR_futex_waitv);
+	ASSERT_EQ(1, write(q[1], "q", 1));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(1, s.ret);
+	ASSERT_EQ(1, e[1].result);
+	ASSERT_EQ(ASYNC_SYSCALL_WAITING, e[0].done);
+	ASSERT_EQ(1, write(self->p[1], "p", 1));
+	ASSERT_EQ(1, async_wait(&e[0], NULL));
+	close(q[0]);
+	close(q[1]);
 }
 
 /* With ASYNC_SUBMIT_WAIT as well: every word is DONE on return. */
@@ -209,6 +278,7 @@ TEST_F(completion, wait_and_wake_marked)
 
 	for (i = 0; i < 8; i++) {
 		async_prep_write(&e[i], self->p[1], "x", 1);
+		e[i].flags = ASYNC_SYSCALL_FORCE_ASYNC;
 		poison(&e[i]);
 	}
 	async_chain(e, 8);
@@ -224,11 +294,14 @@ TEST_F(completion, wait_and_wake_marked)
 /*
  * Many completions racing with waiters that mark: none may be lost.  Each
  * round, a thread waits through libasync (which marks) while this one
- * writes; a lost wake leaves the thread asleep until WAIT_TIMEOUT_S.
+ * writes; a lost wake leaves the thread asleep until WAIT_TIMEOUT_S, and
+ * its result is then -ETIMEDOUT.
  */
 static void *libasync_wait(void *arg)
 {
-	return (void *)async_wait(arg, NULL);
+	struct timespec limit = { WAIT_TIMEOUT_S, 0 };
+
+	return (void *)async_wait(arg, &limit);
 }
 
 TEST_F(completion, no_lost_wake)
