@@ -115,10 +115,10 @@ function p2_targets(tag, label,	i, a, sp) {
 
 function p1_tables(tag, label, file,	i, j, p, x, line, row, best) {
 	print ""
-	print "P1, " label ", ns per entry (median call / batch); the entry is pread64(fd, buf, 0, 0) on an empty ext4 file:"
+	print "P1, " label ", ns per entry (median call / batch); the entry is pread64(fd, buf, 0, 0) on an empty ext4 file; async WAIT and async futex submit with ASYNC_SUBMIT_WAKE_MARKED:"
 	print ""
-	print "| batch | async WAIT | async futex | async, one chain | async probe only | sync pread | sync getppid | io_uring NOP | io_uring read | pool | POSIX AIO |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|"
+	print "| batch | async WAIT | async futex | async, one chain | async probe only | sync pread | sync getppid | io_uring NOP | io_uring read | pool | POSIX AIO | async futex, every completion woken (ABI 1) |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
 	if (file != "")
 		printf("# batch %s\n", p1m) > file
 	for (i = 1; i <= nb; i++) {
