@@ -23,10 +23,10 @@
 #include <linux/futex.h>
 
 #ifndef __NR_async_submit
-#if defined(__x86_64__) && !defined(__ILP32__)
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(__ILP32__)
 #define __NR_async_submit 463
 #else
-#error "async_submit() is only wired up for x86_64"
+#error "async_submit() is only wired up for x86_64 and arm64"
 #endif
 #endif
 #ifndef __NR_futex_waitv
@@ -171,7 +171,7 @@ static inline void async_prep_pwrite(struct async_syscall *e, int fd,
 	async_prep(e, __NR_pwrite64, fd, async_ptr(buf), len, off, 0, 0);
 }
 
-/* fstat() into the kernel's struct stat, which is glibc's on x86_64. */
+/* fstat() into the kernel's struct stat, glibc's on x86_64 and arm64. */
 static inline void async_prep_fstat(struct async_syscall *e, int fd,
 				    void *statbuf)
 {

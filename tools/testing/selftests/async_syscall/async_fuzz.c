@@ -242,7 +242,9 @@ static const struct call calls[] = {
 	{ __NR_sendfile, "sendfile", 4, R_LEN3, { K_FD, K_FD, K_OFFP, K_CLEN } },
 	{ __NR_splice, "splice", 6, R_LEN4,
 	  { K_FD, K_OFFP, K_FD, K_OFFP, K_CLEN, K_FLAGS } },
+#ifdef __NR_poll
 	{ __NR_poll, "poll", 3, R_NFDS, { K_POLLFDS, K_NFDS, K_PTIMEOUT } },
+#endif
 	{ __NR_ppoll, "ppoll", 5, R_NFDS,
 	  { K_POLLFDS, K_NFDS, K_TS_NN, K_SIGSET, K_SIGSETSIZE } },
 	{ __NR_nanosleep, "nanosleep", 2, R_ZERO, { K_TS, K_BUF } },
@@ -277,13 +279,16 @@ static const struct call *find_call(unsigned int nr)
 
 /* Calls the kernel knows and must refuse, with every argument 0. */
 static const unsigned int refused[] = {
-	__NR_fork, __NR_vfork, __NR_clone, __NR_clone3, __NR_exit,
+	__NR_clone, __NR_clone3, __NR_exit,
 	__NR_exit_group, __NR_execve, __NR_execveat, __NR_rt_sigreturn,
 	__NR_rt_sigprocmask, __NR_sigaltstack, __NR_set_tid_address,
 	__NR_set_robust_list, __NR_rseq, __NR_unshare, __NR_setns, __NR_setuid,
-	__NR_setresuid, __NR_prctl, __NR_arch_prctl, __NR_gettid, __NR_getpid,
+	__NR_setresuid, __NR_prctl, __NR_gettid, __NR_getpid,
 	__NR_kill, __NR_tgkill, __NR_reboot, __NR_mmap, __NR_munmap,
-	__NR_ioctl, __NR_fcntl, __NR_dup2, __NR_pipe2, __NR_async_submit,
+	__NR_ioctl, __NR_fcntl, __NR_dup3, __NR_pipe2, __NR_async_submit,
+#ifdef __x86_64__
+	__NR_fork, __NR_vfork, __NR_arch_prctl, __NR_dup2,
+#endif
 };
 
 /* Errors for number @nr alone: 0 if it is on the whitelist. */

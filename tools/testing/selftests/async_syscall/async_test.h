@@ -22,8 +22,16 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <linux/audit.h>
 #include <linux/capability.h>
 #include <async_syscall/libasync.h>
+
+/* What seccomp and audit report as this process's architecture. */
+#if defined(__x86_64__)
+#define NATIVE_AUDIT_ARCH	AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_AUDIT_ARCH	AUDIT_ARCH_AARCH64
+#endif
 
 #define NSEC_PER_MSEC	1000000LL
 #define NSEC_PER_SEC	1000000000LL

@@ -124,7 +124,7 @@ static int audit_set_enabled(int fd, __u32 enabled)
 
 /*
  * AUDIT_ADD_RULE or AUDIT_DEL_RULE of the rule "always audit openat() by
- * process @pid on x86_64 at system call exit": 0 or -errno.
+ * process @pid, native, at system call exit": 0 or -errno.
  */
 static int audit_openat_rule(int fd, int op, pid_t pid)
 {
@@ -133,7 +133,7 @@ static int audit_openat_rule(int fd, int op, pid_t pid)
 		.action = AUDIT_ALWAYS,
 		.field_count = 2,
 		.fields = { AUDIT_ARCH, AUDIT_PID },
-		.values = { AUDIT_ARCH_X86_64, pid },
+		.values = { NATIVE_AUDIT_ARCH, pid },
 		.fieldflags = { AUDIT_EQUAL, AUDIT_EQUAL },
 	};
 
@@ -246,7 +246,7 @@ static const char *find_openat(struct kmsg *k, pid_t pid, const char *path,
 
 	*path_rec = NULL;
 	snprintf(who, sizeof(who), " pid=%d auid=", pid);
-	snprintf(call, sizeof(call), "arch=%x syscall=%d ", AUDIT_ARCH_X86_64,
+	snprintf(call, sizeof(call), "arch=%x syscall=%d ", NATIVE_AUDIT_ARCH,
 		 __NR_openat);
 	snprintf(args, sizeof(args), " a2=%x ", OPEN_FLAGS);
 	snprintf(result, sizeof(result), " success=%s exit=%lld ",

@@ -49,7 +49,7 @@
 
 #define LOAD(field) \
 	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
-/* The low 32 bits of argument n (x86_64 is little-endian). */
+/* The low 32 bits of argument n (x86_64 and arm64 are little-endian). */
 #define LOAD_ARG(n)	LOAD(args[n])
 #define RET(action)	BPF_STMT(BPF_RET | BPF_K, (action))
 /* Skip the next instruction unless the accumulator equals k. */
@@ -58,13 +58,13 @@
 #define WRONG_ARCH_ERRNO ENOSTR
 #define MAX_INSNS	32
 
-/* Install filter @insns, after a check that the architecture is x86_64. */
+/* Install filter @insns, after a check of the architecture. */
 static int install(const struct sock_filter *insns, unsigned short len,
 		   unsigned int flags)
 {
 	struct sock_filter f[MAX_INSNS] = {
 		LOAD(arch),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_AUDIT_ARCH, 1, 0),
 		RET(SECCOMP_RET_ERRNO | WRONG_ARCH_ERRNO),
 	};
 	struct sock_fprog prog = { .len = 3 + len, .filter = f };
@@ -237,7 +237,7 @@ static const char *seccomp_record(struct kmsg *k, pid_t pid, const char *comm,
 
 	snprintf(who, sizeof(who), " pid=%d comm=\"%s", pid, comm);
 	snprintf(what, sizeof(what), " sig=%d arch=%x syscall=%d ", sig,
-		 AUDIT_ARCH_X86_64, nr);
+		 NATIVE_AUDIT_ARCH, nr);
 	return kmsg_wait(k, (const char *const []){
 		"audit: type=1326 ", who, what, NULL });
 }
@@ -677,8 +677,10 @@ static int kill_child(void *p)
 		LOAD(nr),
 		SKIP_NE(__NR_unlinkat),
 		RET(a->action),
+#ifdef __NR_unlink
 		SKIP_NE(__NR_unlink),
 		RET(a->action),
+#endif
 		RET(SECCOMP_RET_ALLOW),
 	};
 	struct rlimit no_core = { 0, 0 };
