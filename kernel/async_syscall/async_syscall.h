@@ -176,6 +176,14 @@ enum async_seccomp_verdict {
 
 #define ASYNC_SUBMIT_ABI	2
 
+/* poll() is not in the generic table (arm64): opdef.c lists it only here. */
+#ifdef __NR_poll
+#define ASYNC_OP_DEF_POLL \
+	[__NR_poll] = { .name = "poll", .nargs = 3 },
+#else
+#define ASYNC_OP_DEF_POLL
+#endif
+
 struct async_ctx *async_ctx_get(void);
 struct async_pool *async_pool_get(struct async_ctx *ctx);
 void async_pool_unpin(struct async_pool *pool);

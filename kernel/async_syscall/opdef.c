@@ -74,7 +74,7 @@ static const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	[__NR_sendfile] = { .name = "sendfile", .nargs = 4 },
 	[__NR_splice] = { .name = "splice", .nargs = 6 },
 	/* Waiting */
-	[__NR_poll] = { .name = "poll", .nargs = 3 },
+	ASYNC_OP_DEF_POLL
 	[__NR_ppoll] = { .name = "ppoll", .nargs = 5 },
 	[__NR_nanosleep] = { .name = "nanosleep", .nargs = 2 },
 	[__NR_clock_nanosleep] = { .name = "clock_nanosleep", .nargs = 4 },

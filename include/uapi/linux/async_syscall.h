@@ -18,8 +18,8 @@
  * size of one element, so that the structure can grow.  The array must be
  * 8-byte aligned.
  *
- * @nr: System call number in the native x86_64 numbering, or an
- *	asynchronous-only operation %ASYNC_OP_*.
+ * @nr: System call number in the native numbering of the architecture
+ *	(x86_64 or arm64), or an asynchronous-only operation %ASYNC_OP_*.
  * @flags: Per-entry flags: %ASYNC_SYSCALL_LINK, %ASYNC_SYSCALL_RUN_ANYWAY,
  *	%ASYNC_SYSCALL_FORCE_ASYNC.
  * @args: The six arguments of the call.  When bit n of @arg_refs is set,

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run one system call for async_submit() on a worker thread.
+ */
+
+#include <linux/async_syscall.h>
+#include <linux/audit.h>
+#include <linux/nospec.h>
+#include <linux/sched/task_stack.h>
+#include <asm/syscall.h>
+#include <asm/unistd.h>
+#include <trace/events/syscalls.h>
+
+static void async_set_args(struct pt_regs *regs, unsigned int nr,
+			   const u64 *args)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		regs->regs[i] = args[i];
+	regs->orig_x0 = args[0];
+	regs->syscallno = nr;
+}
+
+/*
+ * The worker never returns to user mode, so its own pt_regs are free to
+ * carry the arguments, as el0_svc would have set them.  Audit and the
+ * raw_syscalls tracepoints see the entry there as the system call it is;
+ * seccomp has already checked it for the submitter.
+ */
+long arch_async_syscall(unsigned int nr, const u64 *args)
+{
+	struct pt_regs *regs = task_pt_regs(current);
+	syscall_fn_t fn;
+	long ret;
+
+	async_set_args(regs, nr, args);
+	trace_sys_enter(regs, nr);
+	audit_syscall_entry(nr, regs->orig_x0, regs->regs[1], regs->regs[2],
+			    regs->regs[3]);
+
+	fn = sys_call_table[array_index_nospec(nr, __NR_syscalls)];
+	ret = fn(regs);
+
+	syscall_set_return_value(current, regs, 0, ret);
+	audit_syscall_exit(regs);
+	trace_sys_exit(regs, ret);
+	return ret;
+}
+
+/*
+ * An entry the submitter ran itself, without blocking.  The submitter's
+ * registers are async_submit()'s and must stay so: the tracepoints see the
+ * entry in a copy.  Both fire once the entry is done, as an attempt that
+ * would have blocked is not reported and is redone on a worker.
+ */
+void arch_async_trace_inline(unsigned int nr, const u64 *args, long ret)
+{
+	struct pt_regs regs;
+
+	if (!trace_sys_enter_enabled() && !trace_sys_exit_enabled())
+		return;
+	regs = *task_pt_regs(current);
+	async_set_args(&regs, nr, args);
+	trace_sys_enter(&regs, nr);
+	regs.regs[0] = ret;
+	trace_sys_exit(&regs, ret);
+}
