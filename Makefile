@@ -19,13 +19,10 @@
 SHELL := /bin/bash
 H := harness
 BUILD := $(CURDIR)/.build
-export DEBUG KERNEL_SRC CMD
+export DEBUG KERNEL_SRC CMD ARCH
 
-ifeq ($(DEBUG),1)
-KOBJ := $(BUILD)/obj-debug
-else
-KOBJ := $(BUILD)/obj
-endif
+# The objects of harness/lib.sh's $OBJ.
+KOBJ := $(BUILD)/obj$(if $(filter arm64,$(ARCH)),-arm64)$(if $(filter 1,$(DEBUG)),-debug)
 
 .PHONY: all deps tree kernel user test run bench fio libaio profile check series vm vm-boot fuzz fuzz-long clean
 

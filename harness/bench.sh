@@ -7,6 +7,7 @@
 # Timings never fail the run; a benchmark that crashes does.
 # BENCH_ONLY="p1 p4" runs only those.
 . "$(dirname "$0")/lib.sh"
+x86_64_only "make bench"
 
 OUT=$BUILD/bench
 BIN=$USEROBJ/bench

@@ -3,7 +3,7 @@
 # Configure (tinyconfig + our fragments) and build the kernel and its UAPI headers.
 . "$(dirname "$0")/lib.sh"
 
-frags=$HARNESS/config/base.config
+frags=$(kernel_fragments)
 [ "${DEBUG:-0}" = 1 ] && frags="$frags $HARNESS/config/debug.config"
 
 configure()
@@ -18,10 +18,10 @@ configure()
 mkdir -p "$OBJ"
 stamp=$(cat $frags | sha1sum | cut -c1-12)
 if [ "$(cat "$OBJ/.config-stamp" 2>/dev/null)" != "$stamp" ]; then
-	step "configure kernel (tinyconfig + ${frags//$HARNESS\//})" "$LOGS/config.log" configure
+	step "configure $ARCH kernel (tinyconfig + ${frags//$HARNESS\//})" "$LOGS/config.log" configure
 	echo "$stamp" >"$OBJ/.config-stamp"
 fi
 need_space 2000
-step "build kernel (from scratch about 10 min on 2 cores, after an edit under 1 min)" \
-	"$LOGS/kernel.log" kmake "$TREE" "$OBJ" bzImage
+step "build $ARCH kernel (from scratch about 10 min on 2 cores, after an edit under 1 min)" \
+	"$LOGS/kernel.log" kmake "$TREE" "$OBJ" "$(basename "$KIMAGE")"
 step "export UAPI headers" "$LOGS/headers.log" kmake "$TREE" "$OBJ" headers_install INSTALL_HDR_PATH="$HDR"

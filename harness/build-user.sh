@@ -8,7 +8,7 @@ build_user()
 {
 	make_selftests "$TREE" "$USEROBJ/selftests" "$HDR/include"
 	# The tests to run, without helpers such as the fuzzer.
-	make -s -C "$TREE/tools/testing/selftests/async_syscall" emit_tests |
+	make -s -C "$TREE/tools/testing/selftests/async_syscall" ARCH="$ARCH" emit_tests |
 		sed 's/^[^:]*://' >"$USEROBJ/selftests/tests.list"
 }
 

@@ -42,7 +42,7 @@ cd "$REPO"
 mapfile -t kernel_files < <(find kernel include arch -type f -name '*.[ch]' | sort)
 mapfile -t user_files < <(find samples tools bench -type f -name '*.[ch]' | sort)
 kdoc_files=(kernel/async_syscall/*.[ch] include/uapi/linux/async_syscall.h include/trace/events/async_syscall.h
-	    include/linux/async_syscall.h arch/x86/entry/async_syscall.c)
+	    include/linux/async_syscall.h arch/*/*/async_syscall.c)
 
 # checkpatch --strict on every file; exit status 1 only means findings,
 # which check() finds in the output.
@@ -65,6 +65,18 @@ check kernel-doc "$LOGS/check-kernel-doc.log" '.' \
 check sparse "$LOGS/check-sparse.log" ': (warning|error):' \
 	make -C "$TREE" O="$OBJ" ARCH=x86_64 C=2 -j"$JOBS" \
 	kernel/async_syscall/ arch/x86/entry/async_syscall.o
+
+# The same on arm64, once make kernel ARCH=arm64 has configured it.
+ARM64_OBJ=$BUILD/obj-arm64
+if [ -f "$ARM64_OBJ/include/generated/autoconf.h" ]; then
+	# Only our files: C=2 also checks the arm64 vDSO on the way.
+	check "sparse, arm64" "$LOGS/check-sparse-arm64.log" \
+		'async_syscall[^:]*:[0-9]+:[0-9]+: (warning|error):' \
+		make -C "$TREE" O="$ARM64_OBJ" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+		C=2 -j"$JOBS" kernel/async_syscall/ arch/arm64/kernel/async_syscall.o
+else
+	say "sparse, arm64: skipped, no arm64 build (make kernel ARCH=arm64)"
+fi
 
 check "man page lint" "$LOGS/check-man.log" '.' \
 	groff -ww -z -man man/man2/*.2

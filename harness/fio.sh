@@ -11,6 +11,7 @@
 # FIO_JOBS="..." and FIO_ENGINES="..." choose among the jobs and engines;
 # FIO_STOCK=0 skips the stock kernel.
 . "$(dirname "$0")/lib.sh"
+x86_64_only "make fio"
 
 OUT=$BUILD/fio
 SO=$OUT/async_submit.so

@@ -7,13 +7,17 @@ REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 HARNESS=$REPO/harness
 BUILD=${BUILD:-$REPO/.build}
 TREE=$BUILD/linux
-if [ "${DEBUG:-0}" = 1 ]; then
-	OBJ=$BUILD/obj-debug
-	LOGS=$BUILD/logs-debug
-else
-	OBJ=$BUILD/obj
-	LOGS=$BUILD/logs
-fi
+# ARCH: the guest's architecture, x86_64 (the host's) or arm64 (built with
+# Debian's cross compiler, run under qemu-system-aarch64).
+ARCH=${ARCH:-x86_64}
+case $ARCH in
+x86_64)	CROSS_COMPILE= KIMAGE=arch/x86/boot/bzImage sfx= ;;
+arm64)	CROSS_COMPILE=aarch64-linux-gnu- KIMAGE=arch/arm64/boot/Image sfx=-arm64 ;;
+*)	printf 'FAILED: ARCH must be x86_64 or arm64, not "%s"\n' "$ARCH" >&2; exit 1 ;;
+esac
+[ "${DEBUG:-0}" = 1 ] && sfx=$sfx-debug
+OBJ=$BUILD/obj$sfx
+LOGS=$BUILD/logs$sfx
 HDR=$OBJ/usr
 USEROBJ=$OBJ/user
 # The stock 6.12 kernel (tag "base" of the tree), for comparisons.
@@ -88,9 +92,17 @@ kmake()
 	local tree=$1 obj=$2 cc=()
 
 	shift 2
-	command -v ccache >/dev/null && cc=(CC="ccache gcc")
+	command -v ccache >/dev/null && cc=(CC="ccache ${CROSS_COMPILE}gcc")
 	# Relative paths let a fresh clone elsewhere hit the same cache.
-	CCACHE_BASEDIR=$BUILD make -C "$tree" O="$obj" ARCH=x86_64 -j"$JOBS" "${cc[@]}" "$@"
+	CCACHE_BASEDIR=$BUILD make -C "$tree" O="$obj" ARCH="$ARCH" \
+		CROSS_COMPILE="$CROSS_COMPILE" -j"$JOBS" "${cc[@]}" "$@"
+}
+
+# kernel_fragments: the config fragments of this ARCH's kernel, without the
+# debug one.
+kernel_fragments()
+{
+	echo "$HARNESS/config/base.config $HARNESS/config/$ARCH.config"
 }
 
 # kconfigure TREE OBJ FRAGMENT...: tinyconfig with the fragments merged in.
@@ -110,7 +122,8 @@ make_selftests()
 {
 	mkdir -p "$2" &&
 		make -C "$1/tools/testing/selftests/async_syscall" OUTPUT="$2" \
-			KHDR_INCLUDES="-isystem $3"
+			KHDR_INCLUDES="-isystem $3" ARCH="$ARCH" \
+			CROSS_COMPILE="$CROSS_COMPILE" ${CROSS_COMPILE:+LDFLAGS=-static}
 }
 
 # checkpatch_allowed FORMAT: print each PATH:TYPE of harness/checkpatch-allowed
@@ -157,9 +170,9 @@ build_stock()
 	[ -d "$BUILD/linux-base" ] ||
 		git -C "$TREE" worktree add -f "$BUILD/linux-base" base || return
 	mkdir -p "$STOCK"
-	grep -v ASYNC_SYSCALL "$HARNESS/config/base.config" >"$frag"
+	cat $(kernel_fragments) | grep -v ASYNC_SYSCALL >"$frag"
 	kconfigure "$BUILD/linux-base" "$STOCK" "$frag" &&
-		kmake "$BUILD/linux-base" "$STOCK" bzImage
+		kmake "$BUILD/linux-base" "$STOCK" "$(basename "$KIMAGE")"
 }
 
 # deb_src_enable: a deb-src line for Debian bookworm in apt's sources (once),
@@ -172,4 +185,28 @@ deb_src_enable()
 	[ "$(id -u)" = 0 ] || sudo=sudo
 	echo "deb-src http://deb.debian.org/debian bookworm main" |
 		$sudo tee "$list" && $sudo apt-get update -q
+}
+
+# The arm64 guest's busybox, from Debian's busybox-static for arm64.
+ARM64_BUSYBOX=$BUILD/arm64-busybox/bin/busybox
+
+# arm64_initramfs FILE: the arm64 guest's initramfs, busybox and
+# guest-init-arm64 as /init, made with the kernel's own gen_init_cpio.
+arm64_initramfs()
+{
+	[ -x "$ARM64_BUSYBOX" ] && [ -x "$OBJ/usr/gen_init_cpio" ] || return
+	"$OBJ/usr/gen_init_cpio" - >"$1" <<-EOF
+		dir /dev 0755 0 0
+		nod /dev/console 0600 0 0 c 5 1
+		dir /bin 0755 0 0
+		file /bin/busybox $ARM64_BUSYBOX 0755 0 0
+		file /init $HARNESS/guest-init-arm64 0755 0 0
+	EOF
+}
+
+# x86_64_only WHAT: fail unless ARCH is x86_64; WHAT needs the host's
+# own binaries (liburing, fio, perf) in the guest.
+x86_64_only()
+{
+	[ "$ARCH" = x86_64 ] || fail "$1" "" "runs on x86_64 only, not ARCH=$ARCH"
 }

@@ -15,6 +15,7 @@
 # LIBAIO_STOCK=0 skips the stock kernel, LIBAIO_SHIPPED=0 the shipped
 # build (CI); LIBAIO_TIMEOUT is each case's timeout in seconds (600).
 . "$(dirname "$0")/lib.sh"
+x86_64_only "make libaio"
 
 OUT=$BUILD/libaio
 VER=$(dpkg-query -W -f='${Version}' libaio-dev)

@@ -6,6 +6,7 @@
 # Prints the hottest kernel and user symbols; keeps the report in
 # .build/profile/BENCH-METHOD.txt.  perf samples cpu-clock: TCG has no PMU.
 . "$(dirname "$0")/lib.sh"
+x86_64_only "make profile"
 
 [ $# -ge 2 ] || fail "profile" "" "usage: make profile P='p1_trivial async_futex 64'"
 OUT=$BUILD/profile

@@ -5,6 +5,8 @@
 # that commit takes from the prepared tree.  The commits are made from base
 # in a worktree of $TREE and formatted with series/cover-letter; each patch
 # must pass checkpatch --strict and build on its own.
+# The series is built for both architectures, whatever ARCH says.
+export ARCH=x86_64
 . "$(dirname "$0")/lib.sh"
 
 OUT=$BUILD/series
@@ -14,6 +16,7 @@ PATCHDIR=$OUT/patches
 ENTRY="ASYNC SYSTEM CALLS"
 
 "$HARNESS/prepare-tree.sh"
+ARCH=arm64 "$HARNESS/deps.sh"
 final=$(git -C "$TREE" rev-parse HEAD)
 author=$(git -C "$TREE" show "$final:MAINTAINERS" |
 	 sed -n "/^$ENTRY/,/^\$/s/^M:\t//p" | head -n 1)
@@ -83,16 +86,30 @@ man_page_patch()
 		--cc=linux-api@vger.kernel.org -o "$PATCHDIR/man-pages"
 }
 
-# Build the checked-out commit: tinyconfig + base.config, then the
-# selftests once they exist.
+# build_kernel OBJ EXECUTOR: build the checked-out commit for $ARCH in OBJ,
+# tinyconfig + our fragments; CONFIG_ASYNC_SYSCALL must be set once the
+# arch's EXECUTOR file exists.
+build_kernel()
+{
+	kconfigure "$WT" "$1" $(kernel_fragments) &&
+		kmake "$WT" "$1" "$(basename "$KIMAGE")" || return
+	[ -e "$WT/$2" ] || return 0
+	grep -qx CONFIG_ASYNC_SYSCALL=y "$1/.config" ||
+		{ echo "CONFIG_ASYNC_SYSCALL is not set for $ARCH"; return 1; }
+}
+
+# Build the checked-out commit on x86_64, then the selftests once they
+# exist.  From the arm64 wiring on, a commit that changes the kernel also
+# builds on arm64.
 build_commit()
 {
-	kconfigure "$WT" "$SOBJ" "$HARNESS/config/base.config" &&
-		kmake "$WT" "$SOBJ" bzImage || return
-	# The option can be set from the x86 wiring on, and must be.
-	if [ -e "$WT/arch/x86/entry/async_syscall.c" ]; then
-		grep -qx CONFIG_ASYNC_SYSCALL=y "$SOBJ/.config" ||
-			{ echo "CONFIG_ASYNC_SYSCALL is not set"; return 1; }
+	build_kernel "$SOBJ" arch/x86/entry/async_syscall.c || return
+	if [ -e "$WT/arch/arm64/kernel/async_syscall.c" ] &&
+	   git -C "$WT" diff --name-only HEAD~ HEAD |
+	   grep -qv -e '^tools/' -e '^samples/' -e '^Documentation/'; then
+		(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+		 KIMAGE=arch/arm64/boot/Image
+		 build_kernel "$SOBJ-arm64" arch/arm64/kernel/async_syscall.c) || return
 	fi
 	[ -d "$WT/tools/testing/selftests/async_syscall" ] || return 0
 	make_selftests "$WT" "$SOBJ/selftests" "$SOBJ/usr/include"

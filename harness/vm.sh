@@ -3,13 +3,14 @@
 # vm.sh CMD...: boot the built kernel under QEMU and run the shell command
 # CMD in it, in the current directory; exit with its status.
 #
+# ARCH=arm64 boots an arm64 kernel: see guest-init-arm64.
 # VM_TIMEOUT (seconds, default 900), VM_ACCEL=kvm|tcg (default: probe),
 # VM_MEM (default 2G), VM_CPUS (default 2), VM_LOG (console log; the guest's
 # dmesg goes next to it as *-dmesg.log), VM_KERNEL (default: the built
-# bzImage), VM_APPEND (more kernel parameters).
+# image), VM_APPEND (more kernel parameters).
 . "$(dirname "$0")/lib.sh"
 
-KERNEL=${VM_KERNEL:-$OBJ/arch/x86/boot/bzImage}
+KERNEL=${VM_KERNEL:-$OBJ/$KIMAGE}
 [ -f "$KERNEL" ] || fail "boot guest" "" "no kernel at $KERNEL: run make kernel"
 TIMEOUT=${VM_TIMEOUT:-900}
 RUN=$BUILD/vm.$$
@@ -22,17 +23,34 @@ pwd >"$RUN/out/cwd"
 truncate -s 2G "$RUN/scratch.img"
 /sbin/mkfs.ext4 -q -F "$RUN/scratch.img" || fail "scratch disk" "" "mkfs.ext4 failed"
 
-boot=(qemu-system-x86_64 -machine q35 -smp "${VM_CPUS:-2}" -m "${VM_MEM:-2G}"
-	-nodefaults -no-reboot -display none -serial stdio -kernel "$KERNEL")
-qemu=("${boot[@]}"
-	-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
+root=(-fsdev local,id=root,path=/,security_model=none,readonly=on,multidevs=remap
 	-device virtio-9p-pci,fsdev=root,mount_tag=/dev/root
 	-fsdev local,id=out,path="$RUN/out",security_model=none
 	-device virtio-9p-pci,fsdev=out,mount_tag=vmout
-	-drive file="$RUN/scratch.img",if=virtio,format=raw,cache=unsafe)
-append="console=ttyS0 root=/dev/root rootfstype=9p ro
+	-drive file="$RUN/scratch.img",if=none,id=scratch,format=raw,cache=unsafe
+	-device virtio-blk-pci,drive=scratch)
+append="root=/dev/root rootfstype=9p ro
 	rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose
-	init=$HARNESS/guest-init panic=-1 oops=panic no_timer_check quiet ${VM_APPEND:-}"
+	panic=-1 oops=panic no_timer_check quiet ${VM_APPEND:-}"
+if [ "$ARCH" = arm64 ]; then
+	boot=(qemu-system-aarch64 -machine virt)
+	tcg_cpu=max,pauth-impdef=on
+	arm64_initramfs "$RUN/initramfs.cpio" ||
+		fail "boot guest" "" "could not make the arm64 initramfs: run make deps ARCH=arm64"
+	# The host's folders this run needs, at their own paths in the guest.
+	dirs=$(printf '%s\n' "$REPO" "$BUILD" "$PWD" | cut -d/ -f2 | grep -v '^$' |
+	       sort -u | sed 's|^|/|' | paste -sd:)
+	append="console=ttyAMA0 $append hostdirs=$dirs guestinit=$HARNESS/guest-init"
+	root+=(-initrd "$RUN/initramfs.cpio")
+	VM_ACCEL=tcg
+else
+	boot=(qemu-system-x86_64 -machine q35)
+	tcg_cpu=max
+	append="console=ttyS0 init=$HARNESS/guest-init $append"
+fi
+boot+=(-smp "${VM_CPUS:-2}" -m "${VM_MEM:-2G}"
+	-nodefaults -no-reboot -display none -serial stdio -kernel "$KERNEL")
+qemu=("${boot[@]}" "${root[@]}")
 
 # /dev/kvm exists on many of our machines but QEMU aborts or hangs on it:
 # trust KVM only after a short probe boot reaches the kernel's panic.
@@ -51,7 +69,7 @@ if [ -z "$accel" ]; then
 fi
 case $accel in
 kvm) qemu+=(-accel kvm -cpu host) ;;
-tcg) qemu+=(-accel tcg,thread=multi -cpu max) ;;
+tcg) qemu+=(-accel tcg,thread=multi -cpu "$tcg_cpu") ;;
 *) fail "boot guest" "" "VM_ACCEL must be kvm or tcg, not '$accel'" ;;
 esac
 
