@@ -6,6 +6,7 @@
 #include <linux/seccomp.h>
 #include <linux/list.h>
 #include <linux/refcount.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <uapi/linux/async_syscall.h>
@@ -157,6 +158,7 @@ struct async_pool {
 	struct fs_struct	*fs;
 	struct nsproxy		*nsproxy;
 	const struct cred	*cred;
+	long			tagged_addr_ctrl;
 	struct list_head	queue;
 	struct list_head	works;
 	unsigned int		nr_works;
@@ -175,6 +177,16 @@ enum async_seccomp_verdict {
 };
 
 #define ASYNC_SUBMIT_ABI	2
+
+/*
+ * A worker copies its creator's tagged-address ABI and MTE mode (arm64),
+ * which a thread changes for itself alone: part of a pool's key.
+ */
+#ifdef GET_TAGGED_ADDR_CTRL
+#define async_tagged_addr_ctrl()	GET_TAGGED_ADDR_CTRL()
+#else
+#define async_tagged_addr_ctrl()	(-EINVAL)
+#endif
 
 /* poll() is not in the generic table (arm64): opdef.c lists it only here. */
 #ifdef __NR_poll

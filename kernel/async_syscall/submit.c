@@ -165,12 +165,17 @@ static int async_reset_done_keep_mark(u32 __user *done)
 {
 	int old, ret;
 
-	do {
+	for (;;) {
 		ret = arch_futex_atomic_op_inuser(FUTEX_OP_ANDN,
 						  ~ASYNC_SYSCALL_WAITING, &old,
 						  done);
-	} while (ret == -EAGAIN);
-	return ret ? -EFAULT : 0;
+		if (ret != -EAGAIN)
+			return ret ? -EFAULT : 0;
+		/* Contended (arm64 gives up after a number of tries). */
+		if (fatal_signal_pending(current))
+			return -EINTR;
+		cond_resched();
+	}
 }
 
 /*
@@ -187,9 +192,12 @@ static int async_mark_pending(void __user *uentries, unsigned int nr,
 
 	if (keep_marks) {
 		for (i = 0; i < nr; i++) {
+			int ret;
+
 			ue = async_uentry(uentries, i, size);
-			if (async_reset_done_keep_mark(&ue->done))
-				return -EFAULT;
+			ret = async_reset_done_keep_mark(&ue->done);
+			if (ret)
+				return ret;
 		}
 		return 0;
 	}

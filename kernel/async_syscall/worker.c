@@ -114,7 +114,8 @@ static bool async_pool_matches(struct async_pool *pool)
 	return !pool->retired && pool->owner == current &&
 	       pool->files == current->files &&
 	       pool->fs == current->fs && pool->nsproxy == current->nsproxy &&
-	       pool->cred == current_real_cred();
+	       pool->cred == current_real_cred() &&
+	       pool->tagged_addr_ctrl == async_tagged_addr_ctrl();
 }
 
 /* Drops a reference; returns the pool if the caller must free it. */
@@ -196,6 +197,7 @@ struct async_pool *async_pool_get(struct async_ctx *ctx)
 		new->fs = current->fs;
 		new->nsproxy = current->nsproxy;
 		new->cred = get_cred(current_real_cred());
+		new->tagged_addr_ctrl = async_tagged_addr_ctrl();
 		INIT_LIST_HEAD(&new->queue);
 		INIT_LIST_HEAD(&new->works);
 		INIT_LIST_HEAD(&new->idle);

@@ -6,6 +6,8 @@
 #include <linux/async_syscall.h>
 #include <linux/audit.h>
 #include <linux/nospec.h>
+#include <linux/random.h>
+#include <linux/randomize_kstack.h>
 #include <linux/sched/task_stack.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
@@ -26,7 +28,8 @@ static void async_set_args(struct pt_regs *regs, unsigned int nr,
  * The worker never returns to user mode, so its own pt_regs are free to
  * carry the arguments, as el0_svc would have set them.  Audit and the
  * raw_syscalls tracepoints see the entry there as the system call it is;
- * seccomp has already checked it for the submitter.
+ * seccomp has already checked it for the submitter.  The stack offset is
+ * randomized per entry, as invoke_syscall() does per system call.
  */
 long arch_async_syscall(unsigned int nr, const u64 *args)
 {
@@ -34,6 +37,7 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
 	syscall_fn_t fn;
 	long ret;
 
+	add_random_kstack_offset();
 	async_set_args(regs, nr, args);
 	trace_sys_enter(regs, nr);
 	audit_syscall_entry(nr, regs->orig_x0, regs->regs[1], regs->regs[2],
@@ -45,6 +49,9 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
 	syscall_set_return_value(current, regs, 0, ret);
 	audit_syscall_exit(regs);
 	trace_sys_exit(regs, ret);
+	/* Between entries, /proc/<tid>/syscall shows no system call. */
+	regs->syscallno = NO_SYSCALL;
+	choose_random_kstack_offset(get_random_u16());
 	return ret;
 }
 

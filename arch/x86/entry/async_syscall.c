@@ -6,6 +6,8 @@
 #include <linux/async_syscall.h>
 #include <linux/audit.h>
 #include <linux/nospec.h>
+#include <linux/randomize_kstack.h>
+#include <asm/msr.h>
 #include <linux/sched/task_stack.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
@@ -16,12 +18,14 @@
  * carry the arguments, as the syscall entry code would have set them.
  * Audit and the raw_syscalls tracepoints see the entry there as the
  * system call it is; seccomp has already checked it for the submitter.
+ * The stack offset is randomized per entry, as per system call.
  */
 long arch_async_syscall(unsigned int nr, const u64 *args)
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	long ret;
 
+	add_random_kstack_offset();
 	regs->di = args[0];
 	regs->si = args[1];
 	regs->dx = args[2];
@@ -38,6 +42,9 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
 	regs->ax = ret;
 	audit_syscall_exit(regs);
 	trace_sys_exit(regs, ret);
+	/* Between entries, /proc/<tid>/syscall shows no system call. */
+	regs->orig_ax = -1;
+	choose_random_kstack_offset(rdtsc());
 	return ret;
 }
 

@@ -8,7 +8,8 @@
  * thread that has its own context (after unshare() or chroot()) submits
  * entries and expects what its own synchronous calls would get.  The last
  * test checks that a worker that cannot be created while the submitter has
- * a signal pending strands no work.
+ * a signal pending strands no work.  On arm64, a thread that turns on the
+ * tagged-address ABI gets workers that have it.
  */
 
 #define _GNU_SOURCE
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -776,6 +778,41 @@ TEST(creds_change_gets_new_workers)
 	ASSERT_EQ(0, run_child(creds_child, NULL, &status, NULL));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * arm64: the tagged-address ABI is per thread, and a worker copies its
+ * creator's.  A thread that turns it on once its workers exist must get
+ * workers that have it too, or an entry faults where the call does not.
+ */
+TEST(tagged_addresses_after_workers_exist)
+{
+	const uintptr_t tag = (uintptr_t)0x5a << 56;
+	struct async_syscall e[1], *tagged;
+	char buf[8] = "";
+	int p[2];
+
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_EQ(4, write(p[1], "abcd", 4));
+	/* A worker, made while the ABI is off. */
+	async_prep_read(&e[0], p[0], buf, 0);
+	e[0].flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	ASSERT_EQ(1, async_submit(e, 1, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(0, e[0].result);
+
+	if (prctl(PR_SET_TAGGED_ADDR_CTRL, PR_TAGGED_ADDR_ENABLE, 0, 0, 0))
+		SKIP(return, "no tagged-address ABI here: %s", strerror(errno));
+	/* The buffer, and the array itself, at tagged addresses. */
+	tagged = (struct async_syscall *)((uintptr_t)e | tag);
+	async_prep_read(&tagged[0], p[0], (char *)((uintptr_t)buf | tag), 4);
+	tagged[0].flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	ASSERT_EQ(1, async_submit(tagged, 1, 0));
+	ASSERT_EQ(0, wait_all_done(e, 1, WAIT_TIMEOUT_S));
+	EXPECT_EQ(4, e[0].result);
+	EXPECT_EQ(0, memcmp(buf, "abcd", 4));
+	EXPECT_EQ(0, prctl(PR_SET_TAGGED_ADDR_CTRL, 0, 0, 0, 0));
+	close(p[0]);
+	close(p[1]);
 }
 
 TEST_HARNESS_MAIN
