@@ -106,7 +106,7 @@ build_commit()
 	build_kernel "$SOBJ" arch/x86/entry/async_syscall.c || return
 	if [ -e "$WT/arch/arm64/kernel/async_syscall.c" ] &&
 	   git -C "$WT" diff --name-only HEAD~ HEAD |
-	   grep -qv -e '^tools/' -e '^samples/' -e '^Documentation/'; then
+	   grep -qv -e '^tools/' -e '^samples/' -e '^Documentation/' -e '^MAINTAINERS$'; then
 		(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 		 KIMAGE=arch/arm64/boot/Image
 		 build_kernel "$SOBJ-arm64" arch/arm64/kernel/async_syscall.c) || return
