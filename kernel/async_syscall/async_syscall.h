@@ -136,6 +136,8 @@ struct async_ctx {
  * @nsproxy: Its namespaces when the pool was made.
  * @cred: Its credentials when the pool was made, which workers carry;
  *	a reference, as a thread keyring gives each worker its own copy.
+ * @tagged_addr_ctrl: Its tagged-address ABI and MTE mode when the pool
+ *	was made (arm64), which workers copy from their creator.
  * @queue: Chains waiting for a worker, by their first &async_req.
  * @works: &struct async_work queued from inside the kernel.
  * @nr_works: Number of them.
