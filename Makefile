@@ -24,7 +24,7 @@ export DEBUG KERNEL_SRC CMD ARCH
 # The objects of harness/lib.sh's $OBJ.
 KOBJ := $(BUILD)/obj$(if $(filter arm64,$(ARCH)),-arm64)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: all deps tree kernel user test run bench fio libaio profile check series vm vm-boot fuzz fuzz-long clean
+.PHONY: x86-only all deps tree kernel user test run bench fio libaio profile check series vm vm-boot fuzz fuzz-long clean
 
 all: user
 
@@ -46,22 +46,26 @@ test: user
 run: user
 	@$(H)/vm.sh $(KOBJ)/samples/async_syscall/async-demo
 
-bench: user
+bench: x86-only user
 	@$(H)/bench.sh
 
 # make fio: fio jobs with each engine, ours as an external ioengine, on a
 # null_blk disk; libaio also on the stock kernel.  FIO_SMOKE=1: CI's job.
-fio: user
+fio: x86-only user
 	@$(H)/fio.sh
 
 # make libaio: Debian's libaio regression suite, each case on our kernel and
 # on the stock one.  LIBAIO_STOCK=0 skips the stock kernel.
-libaio: user
+libaio: x86-only user
 	@$(H)/libaio.sh
 
 # make profile P='p1_trivial async_futex 64': perf profile of one benchmark.
-profile: user
+profile: x86-only user
 	@$(H)/profile.sh $(P)
+
+# Before anything is built: these run the host's own binaries in the guest.
+x86-only:
+	@case "$(ARCH)" in ""|x86|x86_64) ;; *) echo "FAILED: make $(MAKECMDGOALS): x86_64 only, not ARCH=$(ARCH)" >&2; exit 1 ;; esac
 
 # checkpatch, kernel-doc, sparse, the man page lint and its example; needs a built kernel.
 check: user

@@ -23,12 +23,16 @@ arm64_busybox()
 
 	dpkg --print-foreign-architectures | grep -qx arm64 ||
 		{ $SUDO dpkg --add-architecture arm64 && $SUDO apt-get update -q; } || return
-	tmp=$(mktemp -d) &&
-		(cd "$tmp" && apt-get download busybox-static:arm64) &&
+	tmp=$(mktemp -d) || return
+	# The arm64 lists may be missing even where dpkg has the arch.
+	(cd "$tmp" && { apt-get download busybox-static:arm64 ||
+		{ $SUDO apt-get update -q && apt-get download busybox-static:arm64; }; }) &&
 		dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/root" &&
 		mkdir -p "${ARM64_BUSYBOX%/*}" &&
-		cp "$tmp/root/bin/busybox" "$ARM64_BUSYBOX" || return
+		cp "$tmp/root/bin/busybox" "$ARM64_BUSYBOX"
+	local rc=$?
 	rm -rf "$tmp"
+	return $rc
 }
 if [ "$ARCH" = arm64 ] && [ ! -x "$ARM64_BUSYBOX" ]; then
 	step "download busybox-static for arm64" "$LOGS/busybox.log" arm64_busybox

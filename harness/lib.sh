@@ -10,6 +10,7 @@ TREE=$BUILD/linux
 # ARCH: the guest's architecture, x86_64 (the host's) or arm64 (built with
 # Debian's cross compiler, run under qemu-system-aarch64).
 ARCH=${ARCH:-x86_64}
+[ "$ARCH" = x86 ] && ARCH=x86_64
 case $ARCH in
 x86_64)	CROSS_COMPILE= KIMAGE=arch/x86/boot/bzImage sfx= ;;
 arm64)	CROSS_COMPILE=aarch64-linux-gnu- KIMAGE=arch/arm64/boot/Image sfx=-arm64 ;;

@@ -35,11 +35,14 @@ append="root=/dev/root rootfstype=9p ro
 if [ "$ARCH" = arm64 ]; then
 	boot=(qemu-system-aarch64 -machine virt)
 	tcg_cpu=max,pauth-impdef=on
+	[ -x "$ARM64_BUSYBOX" ] ||
+		fail "boot guest" "" "no $ARM64_BUSYBOX: run make deps ARCH=arm64"
+	[ -x "$OBJ/usr/gen_init_cpio" ] ||
+		fail "boot guest" "" "no $OBJ/usr/gen_init_cpio: run make kernel ARCH=arm64"
 	arm64_initramfs "$RUN/initramfs.cpio" ||
-		fail "boot guest" "" "could not make the arm64 initramfs: run make deps ARCH=arm64"
+		fail "boot guest" "" "could not make the arm64 initramfs"
 	# The host's folders this run needs, at their own paths in the guest.
-	dirs=$(printf '%s\n' "$REPO" "$BUILD" "$PWD" | cut -d/ -f2 | grep -v '^$' |
-	       sort -u | sed 's|^|/|' | paste -sd:)
+	dirs=$(printf '%s\n' "$REPO" "$BUILD" "$PWD" | grep -vx / | sort -u | paste -sd:)
 	append="console=ttyAMA0 $append hostdirs=$dirs guestinit=$HARNESS/guest-init"
 	root+=(-initrd "$RUN/initramfs.cpio")
 	VM_ACCEL=tcg
