@@ -86,30 +86,37 @@ man_page_patch()
 		--cc=linux-api@vger.kernel.org -o "$PATCHDIR/man-pages"
 }
 
-# build_kernel OBJ EXECUTOR: build the checked-out commit for $ARCH in OBJ,
-# tinyconfig + our fragments; CONFIG_ASYNC_SYSCALL must be set once the
-# arch's EXECUTOR file exists.
+# build_kernel OBJ EXECUTOR FRAGMENT...: build the checked-out commit for
+# $ARCH in OBJ, tinyconfig + FRAGMENTs; CONFIG_ASYNC_SYSCALL must be set
+# once the arch's EXECUTOR file exists.
 build_kernel()
 {
-	kconfigure "$WT" "$1" $(kernel_fragments) &&
-		kmake "$WT" "$1" "$(basename "$KIMAGE")" || return
-	[ -e "$WT/$2" ] || return 0
-	grep -qx CONFIG_ASYNC_SYSCALL=y "$1/.config" ||
+	local obj=$1 executor=$2
+
+	shift 2
+	kconfigure "$WT" "$obj" "$@" &&
+		kmake "$WT" "$obj" "$(basename "$KIMAGE")" || return
+	[ -e "$WT/$executor" ] || return 0
+	grep -qx CONFIG_ASYNC_SYSCALL=y "$obj/.config" ||
 		{ echo "CONFIG_ASYNC_SYSCALL is not set for $ARCH"; return 1; }
 }
 
 # Build the checked-out commit on x86_64, then the selftests once they
 # exist.  From the arm64 wiring on, a commit that changes the kernel also
-# builds on arm64.
+# builds on arm64, with the test kernel's config: only patches from that
+# one on build there, and they mostly find the test kernel's objects in
+# ccache.
 build_commit()
 {
-	build_kernel "$SOBJ" arch/x86/entry/async_syscall.c || return
+	build_kernel "$SOBJ" arch/x86/entry/async_syscall.c \
+		"$HARNESS/config/series.config" || return
 	if [ -e "$WT/arch/arm64/kernel/async_syscall.c" ] &&
 	   git -C "$WT" diff --name-only HEAD~ HEAD |
 	   grep -qv -e '^tools/' -e '^samples/' -e '^Documentation/' -e '^MAINTAINERS$'; then
 		(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 		 KIMAGE=arch/arm64/boot/Image
-		 build_kernel "$SOBJ-arm64" arch/arm64/kernel/async_syscall.c) || return
+		 build_kernel "$SOBJ-arm64" arch/arm64/kernel/async_syscall.c \
+			$(kernel_fragments)) || return
 	fi
 	[ -d "$WT/tools/testing/selftests/async_syscall" ] || return 0
 	make_selftests "$WT" "$SOBJ/selftests" "$SOBJ/usr/include"
