@@ -2,7 +2,9 @@
 #ifndef _KERNEL_ASYNC_SYSCALL_H
 #define _KERNEL_ASYNC_SYSCALL_H
 
+#include <linux/bits.h>
 #include <linux/completion.h>
+#include <linux/err.h>
 #include <linux/seccomp.h>
 #include <linux/list.h>
 #include <linux/refcount.h>
@@ -12,6 +14,8 @@
 #include <uapi/linux/async_syscall.h>
 
 #define ASYNC_NR_ARGS		6
+#define ASYNC_SYSCALL_FLAGS	(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY | \
+				 ASYNC_SYSCALL_FORCE_ASYNC)
 #define ASYNC_MAX_INFLIGHT	16384
 #define ASYNC_MAX_WORKERS	256
 
@@ -24,10 +28,13 @@
  * @nowait: Runs the operation in the submitting thread if it completes
  *	without blocking, or returns -EAGAIN having done nothing.  NULL if
  *	it always goes to a worker.
+ * @waits: Waits for an event the kernel does not control (a timer, a
+ *	peer), so each such entry gets a worker of its own at once.
  */
 struct async_op_def {
 	const char	*name;
 	unsigned int	nargs;
+	bool		waits;
 	long		(*issue)(const u64 *args);
 	long		(*nowait)(const u64 *args);
 };
@@ -40,39 +47,57 @@ enum async_req_state {
 	ASYNC_REQ_DONE,
 };
 
+/*
+ * From a ->nowait method: -EAGAIN, and what the entry waits for is a peer
+ * (an empty pipe), so it gets a worker of its own at once.  Outside the
+ * errno range: never a result.
+ */
+#define ASYNC_NOWAIT_PEER	(-MAX_ERRNO - 1L)
+
+/* Flags of &struct async_req beside the user's ASYNC_SYSCALL_* ones. */
+#define ASYNC_REQ_WAITS		BIT(5)	/* tried, waits for a peer */
+#define ASYNC_REQ_ALLOWED	BIT(6)	/* seccomp let it run already */
+#define ASYNC_REQ_CHAIN_FAILED	BIT(7)	/* an earlier entry failed */
+
+/* An ASYNC_OP_* number as &struct async_req keeps it, in 16 bits. */
+#define ASYNC_REQ_OP		BIT(15)
+
 /**
  * struct async_req - kernel copy of one entry
- * @nr: System call or operation number.
- * @flags: ASYNC_SYSCALL_* entry flags.
+ * @op: System call number, or ASYNC_REQ_OP | the ASYNC_OP_* offset; see
+ *	async_req_nr().
+ * @chain_len: On the first entry of a chain, and on the entry a worker
+ *	resumes it at, number of entries from there to its end; else 0.
+ * @flags: ASYNC_SYSCALL_* entry flags; %ASYNC_REQ_ALLOWED, and
+ *	%ASYNC_REQ_WAITS and %ASYNC_REQ_CHAIN_FAILED on the entry a chain is
+ *	resumed at.
  * @arg_refs: Arguments taken from earlier results.
- * @index: Position in the submitted array.
- * @chain_len: On the first entry of a chain, number of entries in it.
  * @state: &enum async_req_state, under &async_ctx.lock.
  * @cancelled: ASYNC_SUBMIT_CANCEL asked for it, under &async_ctx.lock.
- * @allowed: The seccomp filters have let it run already.
- * @chain_failed: On the entry a chain was handed to a worker at, an
- *	earlier entry of the chain failed.
- * @args: Arguments, with references still unresolved.
- * @result: The entry's result, kept for later references.
- * @node: On the first entry of a chain, link in &async_pool.queue.
- * @runner: On the first entry of a chain, the worker running it, under
- *	&async_ctx.lock.
+ * @args: Arguments, with references still unresolved, until it runs.
+ * @result: Its result once done, for later references.
+ *
+ * Its index is its place in &async_batch.reqs.  Packed so that a batch of
+ * 64 entries and its header fit in 4 KiB.
  */
 struct async_req {
-	u32			nr;
-	u32			flags;
-	u32			arg_refs;
-	u32			index;
-	u32			chain_len;
+	u16			op;
+	u16			chain_len;
+	u8			flags;
+	u8			arg_refs;
 	u8			state;
 	bool			cancelled;
-	bool			allowed;
-	bool			chain_failed;
-	u64			args[ASYNC_NR_ARGS];
-	s64			result;
-	struct list_head	node;
-	struct task_struct	*runner;
+	union {
+		u64		args[ASYNC_NR_ARGS];
+		s64		result;
+	};
 };
+
+static inline u32 async_req_nr(const struct async_req *req)
+{
+	return req->op & ASYNC_REQ_OP ?
+	       ASYNC_OP_BASE + (req->op & ~ASYNC_REQ_OP) : req->op;
+}
 
 /**
  * struct async_batch - the entries of one async_submit() call
@@ -88,6 +113,9 @@ struct async_req {
  * @seccomp: The submitter's seccomp filters, or NULL.
  * @ip: The submitter's user instruction pointer, for seccomp.
  * @node: Link in &async_ctx.batches while entries are pending.
+ * @queue_node: Link in &async_pool.queue while chains wait for a worker.
+ * @next_chain: Index of the next chain waiting for a worker, or @nr;
+ *	under &async_ctx.lock while the batch is queued.
  * @submit_ns: When async_submit() queued it, for tracing.
  * @all_done: Completed when the last chain has completed.
  * @reqs: The entries.
@@ -105,6 +133,8 @@ struct async_batch {
 	struct seccomp_filter		*seccomp;
 	unsigned long			ip;
 	struct list_head		node;
+	struct list_head		queue_node;
+	unsigned int			next_chain;
 	u64				submit_ns;
 	struct completion		all_done;
 	struct async_req		reqs[] __counted_by(nr);
@@ -115,6 +145,7 @@ struct async_batch {
  * @lock: Protects the pools, their queues and workers, and @batches.
  * @pools: The &struct async_pool of each submitting thread and context.
  * @batches: Batches with entries pending, for ASYNC_SUBMIT_CANCEL.
+ * @busy: Workers running a chain, for ASYNC_SUBMIT_CANCEL.
  * @max_workers: Bound on the workers of one pool.
  * @inflight: Entries submitted and not completed.
  */
@@ -122,6 +153,7 @@ struct async_ctx {
 	spinlock_t		lock;		/* guards all but @inflight */
 	struct list_head	pools;
 	struct list_head	batches;
+	struct list_head	busy;
 	unsigned int		max_workers;
 	atomic_t		inflight;
 };
@@ -138,7 +170,8 @@ struct async_ctx {
  *	a reference, as a thread keyring gives each worker its own copy.
  * @tagged_addr_ctrl: Its tagged-address ABI and MTE mode when the pool
  *	was made (arm64), which workers copy from their creator.
- * @queue: Chains waiting for a worker, by their first &async_req.
+ * @queue: Batches with chains waiting for a worker.
+ * @nr_blocking: Chains in @queue expected to block.
  * @works: &struct async_work queued from inside the kernel.
  * @nr_works: Number of them.
  * @idle: Idle workers.
@@ -162,6 +195,7 @@ struct async_pool {
 	const struct cred	*cred;
 	long			tagged_addr_ctrl;
 	struct list_head	queue;
+	unsigned int		nr_blocking;
 	struct list_head	works;
 	unsigned int		nr_works;
 	struct list_head	idle;
@@ -193,7 +227,7 @@ enum async_seccomp_verdict {
 /* poll() is not in the generic table (arm64): opdef.c lists it only here. */
 #ifdef __NR_poll
 #define ASYNC_OP_DEF_POLL \
-	[__NR_poll] = { .name = "poll", .nargs = 3 },
+	[__NR_poll] = { .name = "poll", .nargs = 3, .waits = true },
 #else
 #define ASYNC_OP_DEF_POLL
 #endif
@@ -204,9 +238,9 @@ void async_pool_unpin(struct async_pool *pool);
 int async_pool_prepare(struct async_pool *pool);
 void async_batch_put(struct async_batch *batch);
 
-int async_run_inline(struct async_batch *batch, struct list_head *punted);
+int async_run_inline(struct async_batch *batch, unsigned int *nr_blocking);
 void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
-			struct list_head *chains);
+			unsigned int nr_blocking);
 
 long async_nowait_read(const u64 *args);
 long async_nowait_readv_fpos(const u64 *args);

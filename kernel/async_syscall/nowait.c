@@ -38,8 +38,8 @@ static bool async_nowait_perm_watched(struct inode *inode)
  * Only regular files and pipes.  A regular file can be read again, so
  * anything short of what the blocking read returns (an error, or a short
  * read before the end of the file) goes to a worker.  What a pipe gives is
- * gone from it, so only "nothing yet" goes to a worker there, and any
- * other result is final, as it is for the blocking read.  A socket may
+ * gone from it, so only "nothing yet" goes to a worker there, as
+ * ASYNC_NOWAIT_PEER, and any other result is final, as it is for the blocking read.  A socket may
  * hand over data or an error that a worker could not read again, and may
  * wait for its low-water mark where IOCB_NOWAIT does not: sockets always
  * go to a worker.
@@ -71,7 +71,7 @@ static ssize_t async_nowait_read_iter(struct file *file, loff_t *pos,
 
 	ret = file->f_op->read_iter(&kiocb, iter);
 	if (pipe)
-		return ret;
+		return ret == -EAGAIN ? ASYNC_NOWAIT_PEER : ret;
 	if (ret < 0 || (ret < count && kiocb.ki_pos < i_size_read(inode)))
 		return -EAGAIN;
 	if (pos)

@@ -22,6 +22,7 @@
 #include <linux/init.h>
 #include <linux/nospec.h>
 #include <linux/overflow.h>
+#include <linux/sizes.h>
 #include <linux/stddef.h>
 #include <asm/unistd.h>
 
@@ -75,16 +76,23 @@ static const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	[__NR_splice] = { .name = "splice", .nargs = 6 },
 	/* Waiting */
 	ASYNC_OP_DEF_POLL
-	[__NR_ppoll] = { .name = "ppoll", .nargs = 5 },
-	[__NR_nanosleep] = { .name = "nanosleep", .nargs = 2 },
-	[__NR_clock_nanosleep] = { .name = "clock_nanosleep", .nargs = 4 },
+	[__NR_ppoll] = { .name = "ppoll", .nargs = 5,
+			 .waits = true },
+	[__NR_nanosleep] = { .name = "nanosleep", .nargs = 2,
+			     .waits = true },
+	[__NR_clock_nanosleep] = { .name = "clock_nanosleep", .nargs = 4,
+				   .waits = true },
 	/* Sockets */
-	[__NR_accept4] = { .name = "accept4", .nargs = 4 },
-	[__NR_connect] = { .name = "connect", .nargs = 3 },
+	[__NR_accept4] = { .name = "accept4", .nargs = 4,
+			   .waits = true },
+	[__NR_connect] = { .name = "connect", .nargs = 3,
+			   .waits = true },
 	[__NR_sendto] = { .name = "sendto", .nargs = 6 },
-	[__NR_recvfrom] = { .name = "recvfrom", .nargs = 6 },
+	[__NR_recvfrom] = { .name = "recvfrom", .nargs = 6,
+			    .waits = true },
 	[__NR_sendmsg] = { .name = "sendmsg", .nargs = 3 },
-	[__NR_recvmsg] = { .name = "recvmsg", .nargs = 3 },
+	[__NR_recvmsg] = { .name = "recvmsg", .nargs = 3,
+			   .waits = true },
 };
 
 /*
@@ -156,6 +164,14 @@ static int __init async_op_defs_check(void)
 	BUILD_BUG_ON(offsetof(struct async_syscall, done) != 60);
 	BUILD_BUG_ON(offsetof(struct async_syscall, result) != 64);
 	BUILD_BUG_ON(NR_syscalls > ASYNC_OP_BASE);
+	/* struct async_req keeps the number, the flags and a chain in 16 bits. */
+	BUILD_BUG_ON(NR_syscalls > ASYNC_REQ_OP);
+	BUILD_BUG_ON(ARRAY_SIZE(async_op_defs) > ASYNC_REQ_OP);
+	BUILD_BUG_ON(ASYNC_SUBMIT_MAX_ENTRIES > U16_MAX);
+	BUILD_BUG_ON(ASYNC_SYSCALL_FLAGS >= ASYNC_REQ_WAITS);
+	BUILD_BUG_ON(ASYNC_NR_ARGS > BITS_PER_BYTE);
+	BUILD_BUG_ON(sizeof(struct async_batch) +
+		     64 * sizeof(struct async_req) > SZ_4K);
 
 	for (i = 0; i < ARRAY_SIZE(async_syscall_defs); i++) {
 		const struct async_op_def *def = &async_syscall_defs[i];

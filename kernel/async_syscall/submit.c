@@ -22,9 +22,6 @@
 #include "async_syscall.h"
 #include <trace/events/async_syscall.h>
 
-#define ASYNC_SYSCALL_FLAGS	(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY | \
-				 ASYNC_SYSCALL_FORCE_ASYNC)
-
 /* Always inline: it is also called with user access enabled. */
 static __always_inline struct async_syscall __user *
 async_uentry(void __user *uentries, unsigned int index, size_t size)
@@ -89,6 +86,12 @@ efault:
 	return -EFAULT;
 }
 
+/* @nr was found by async_op_lookup(): a system call, or a known operation. */
+static u16 async_req_op(u32 nr)
+{
+	return nr < ASYNC_OP_BASE ? nr : ASYNC_REQ_OP | (nr - ASYNC_OP_BASE);
+}
+
 static void async_report(void __user *uentries, unsigned int index,
 			 size_t size, long err)
 {
@@ -138,10 +141,9 @@ static struct async_batch *async_read_batch(void __user *uentries,
 			goto fail;
 		}
 		*req = (struct async_req) {
-			.nr = e.nr,
+			.op = async_req_op(e.nr),
 			.flags = e.flags,
 			.arg_refs = e.arg_refs,
-			.index = i,
 		};
 		memcpy(req->args, e.args, sizeof(req->args));
 		if (!(e.flags & ASYNC_SYSCALL_LINK)) {
@@ -219,8 +221,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	struct async_batch *batch;
 	struct async_pool *pool;
 	struct async_ctx *ctx;
-	LIST_HEAD(chains);
-	unsigned int i;
+	unsigned int i, nr_blocking;
 	int punted;
 	long ret;
 
@@ -260,19 +261,21 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	init_completion(&batch->all_done);
 	batch->submit_ns = ktime_get_ns();
 	if (trace_async_syscall_submit_enabled()) {
-		for (i = 0; i < nr; i++)
-			trace_async_syscall_submit(i, batch->reqs[i].nr,
-						   batch->reqs[i].flags,
-						   batch->reqs[i].arg_refs);
+		for (i = 0; i < nr; i++) {
+			const struct async_req *req = &batch->reqs[i];
+
+			trace_async_syscall_submit(i, async_req_nr(req),
+						   req->flags, req->arg_refs);
+		}
 	}
 
 	ret = nr;
-	punted = async_run_inline(batch, &chains);
+	punted = async_run_inline(batch, &nr_blocking);
 	if (punted > 0) {
 		/* The chains hold a reference until the last is done. */
 		refcount_inc(&batch->refs);
 		atomic_set(&batch->pending, punted);
-		async_queue_chains(batch, pool, &chains);
+		async_queue_chains(batch, pool, nr_blocking);
 	} else if (punted < 0) {
 		/* A seccomp kill: the submitter dies on its way out. */
 		atomic_sub(nr, &ctx->inflight);

@@ -10,11 +10,14 @@
  * policy, CPU affinity, NUMA policy, cgroup and I/O context from the
  * submitter.
  *
- * Work is queued by chain.  A worker takes a chain, runs its entries in
- * order and takes the next chain without sleeping.  Before running a chain
- * it recruits one more worker if work is still queued and no other worker
- * is already on its way, so a batch of trivial entries keeps few threads
- * busy while blocking entries fan out to as many as they need.
+ * Work is queued by batch.  A worker takes the next chain of the first
+ * queued batch, runs its entries in order and takes the next chain without
+ * sleeping.  Before running a chain it recruits more workers if work is
+ * still queued and not enough workers are already on their way: one for
+ * quick chains, which each worker relays to the next, so a batch of
+ * trivial entries keeps few threads busy; one per CPU for chains that
+ * wait for a peer or a timer, whose batch also wakes an idle worker for
+ * each of them at once, so that they fan out to as many as they need.
  *
  * The kernel queues work of its own the same way, one &struct async_work
  * at a time (Linux AIO's buffered I/O and fsync): async_work_queue().
@@ -34,6 +37,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sched/wake_q.h>
 #include <linux/slab.h>
 #include <linux/resume_user_mode.h>
 #include <linux/task_work.h>
@@ -50,6 +54,8 @@
 #define ASYNC_WORKER_IDLE	(2 * HZ)
 /* Attempts to create a worker when the failure may be transient. */
 #define ASYNC_CREATE_TRIES	4
+/* Workers one worker recruits at most before it runs its own work. */
+#define ASYNC_RECRUITS		2
 /* Restarts of one entry when nothing was pending to interrupt it. */
 #define ASYNC_QUIET_RESTARTS	8
 
@@ -58,6 +64,9 @@
  * @pool: The pool it belongs to.
  * @task: Its thread.
  * @idle_node: Link in &async_pool.idle while it sleeps.
+ * @busy_node: Link in &async_ctx.busy while it runs a chain.
+ * @batch: The batch of the chain it runs, under &async_ctx.lock.
+ * @first: The entry it took the chain at, under &async_ctx.lock.
  * @dying: A fatal signal was taken: finish the chain cancelled, then exit.
  * @kill_sig: Signal with which the process must die if the fatal signal
  *	did not end it, after a seccomp kill.
@@ -66,6 +75,9 @@ struct async_worker {
 	struct async_pool	*pool;
 	struct task_struct	*task;
 	struct list_head	idle_node;
+	struct list_head	busy_node;
+	struct async_batch	*batch;
+	struct async_req	*first;
 	bool			dying;
 	int			kill_sig;
 };
@@ -86,6 +98,7 @@ struct async_ctx *async_ctx_get(void)
 	spin_lock_init(&ctx->lock);
 	INIT_LIST_HEAD(&ctx->pools);
 	INIT_LIST_HEAD(&ctx->batches);
+	INIT_LIST_HEAD(&ctx->busy);
 	/* copy_process() enforces RLIMIT_NPROC itself; 0 must still allow one. */
 	ctx->max_workers = clamp_t(unsigned long, rlimit(RLIMIT_NPROC), 1,
 				   ASYNC_MAX_WORKERS);
@@ -237,11 +250,6 @@ void async_batch_put(struct async_batch *batch)
 	kvfree(batch);
 }
 
-static struct async_batch *async_req_batch(struct async_req *req)
-{
-	return container_of(req - req->index, struct async_batch, reqs[0]);
-}
-
 static void async_chain_done(struct async_batch *batch, struct async_req *first)
 {
 	struct async_ctx *ctx = batch->ctx;
@@ -295,7 +303,7 @@ static void async_complete(struct async_batch *batch, struct async_req *req,
 
 	might_fault();
 	req->result = res;
-	ue = batch->uentries + (size_t)req->index * batch->entry_size;
+	ue = batch->uentries + (size_t)(req - batch->reqs) * batch->entry_size;
 	if (!user_write_access_begin(ue, sizeof(*ue)))
 		return;
 	unsafe_put_user(res, &ue->result, efault);
@@ -408,7 +416,8 @@ static void async_resolve_args(struct async_batch *batch,
 static long async_issue(struct async_worker *w, struct async_batch *batch,
 			struct async_req *req)
 {
-	const struct async_op_def *def = async_op_lookup(req->nr);
+	u32 nr = async_req_nr(req);
+	const struct async_op_def *def = async_op_lookup(nr);
 	u64 args[ASYNC_NR_ARGS];
 	unsigned int quiet = 0;
 	long ret;
@@ -417,8 +426,8 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 		return PTR_ERR(def);
 
 	async_resolve_args(batch, req, args);
-	switch (req->allowed ? ASYNC_SECCOMP_ALLOW :
-		async_seccomp_check(batch, req->nr, args, &ret)) {
+	switch (req->flags & ASYNC_REQ_ALLOWED ? ASYNC_SECCOMP_ALLOW :
+		async_seccomp_check(batch, nr, args, &ret)) {
 	case ASYNC_SECCOMP_ALLOW:
 		break;
 	case ASYNC_SECCOMP_KILL:
@@ -429,14 +438,14 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 		return ret;
 	}
 
-	ret = async_call(def, req->nr, args);
+	ret = async_call(def, nr, args);
 	while (async_restartable(ret)) {
 		if (!async_may_restart(w, &req->cancelled, &quiet))
 			return -EINTR;
 		if (ret == -ERESTART_RESTARTBLOCK)
 			ret = current->restart_block.fn(&current->restart_block);
 		else
-			ret = async_call(def, req->nr, args);
+			ret = async_call(def, nr, args);
 	}
 	return ret;
 }
@@ -496,9 +505,19 @@ static void async_finish(struct async_worker *w, struct async_req *req)
 	async_worker_clean(w);
 }
 
-static void async_run_chain(struct async_worker *w, struct async_req *first)
+/* @w is done with its chain: a cancel no longer looks for it there. */
+static void async_worker_no_chain(struct async_worker *w)
 {
-	struct async_batch *batch = async_req_batch(first);
+	spin_lock(&w->pool->ctx->lock);
+	list_del_init(&w->busy_node);
+	w->batch = NULL;
+	w->first = NULL;
+	spin_unlock(&w->pool->ctx->lock);
+}
+
+static void async_run_chain(struct async_worker *w, struct async_batch *batch,
+			    struct async_req *first)
+{
 	struct async_ctx *ctx = batch->ctx;
 	const struct cred *old_cred;
 	bool failed;
@@ -506,20 +525,22 @@ static void async_run_chain(struct async_worker *w, struct async_req *first)
 
 	/* Workers die before exec installs a new mm; never write into one. */
 	if (WARN_ON_ONCE(current->mm != batch->mm)) {
+		async_worker_no_chain(w);
 		async_chain_done(batch, first);
 		return;
 	}
 
-	failed = first->chain_failed;
+	failed = first->flags & ASYNC_REQ_CHAIN_FAILED;
 	old_cred = override_creds(batch->cred);
 	for (i = 0; i < first->chain_len; i++) {
 		struct async_req *req = first + i;
+		unsigned int index = req - batch->reqs;
 		bool traced = trace_async_syscall_start_enabled() ||
 			      trace_async_syscall_complete_enabled();
 		u64 start_ns = traced ? ktime_get_ns() : 0;
 		long res = -ECANCELED;
 
-		trace_async_syscall_start(req->index, req->nr,
+		trace_async_syscall_start(index, async_req_nr(req),
 					  start_ns - batch->submit_ns);
 		if (async_start(ctx, req) && !w->dying &&
 		    !fatal_signal_pending(current) &&
@@ -531,7 +552,8 @@ static void async_run_chain(struct async_worker *w, struct async_req *first)
 		if (!w->kill_sig)
 			async_complete(batch, req, res);
 		if (traced)
-			trace_async_syscall_complete(req->index, req->nr, res,
+			trace_async_syscall_complete(index, async_req_nr(req),
+						     res,
 						     start_ns - batch->submit_ns,
 						     ktime_get_ns() - start_ns,
 						     true);
@@ -539,9 +561,7 @@ static void async_run_chain(struct async_worker *w, struct async_req *first)
 	}
 	revert_creds(old_cred);
 
-	spin_lock(&ctx->lock);
-	first->runner = NULL;
-	spin_unlock(&ctx->lock);
+	async_worker_no_chain(w);
 	async_chain_done(batch, first);
 }
 
@@ -599,7 +619,8 @@ static void async_run_work(struct async_worker *w, struct async_work *work)
 static bool async_issue_inline(struct async_batch *batch,
 			       struct async_req *req, long *res, bool *killed)
 {
-	const struct async_op_def *def = async_op_lookup(req->nr);
+	u32 nr = async_req_nr(req);
+	const struct async_op_def *def = async_op_lookup(nr);
 	u64 args[ASYNC_NR_ARGS];
 	long ret;
 
@@ -608,7 +629,7 @@ static bool async_issue_inline(struct async_batch *batch,
 		return false;
 
 	async_resolve_args(batch, req, args);
-	switch (async_seccomp_check(batch, req->nr, args, res)) {
+	switch (async_seccomp_check(batch, nr, args, res)) {
 	case ASYNC_SECCOMP_ALLOW:
 		break;
 	case ASYNC_SECCOMP_KILL:
@@ -617,12 +638,16 @@ static bool async_issue_inline(struct async_batch *batch,
 	default:
 		return true;
 	}
-	req->allowed = true;
+	req->flags |= ASYNC_REQ_ALLOWED;
 
 	ret = def->nowait(args);
+	if (ret == ASYNC_NOWAIT_PEER) {
+		req->flags |= ASYNC_REQ_WAITS;
+		return false;
+	}
 	if (ret == -EAGAIN)
 		return false;
-	arch_async_trace_inline(req->nr, args, ret);
+	arch_async_trace_inline(nr, args, ret);
 	*res = ret;
 	return true;
 }
@@ -648,7 +673,8 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
 		if ((!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
 		    !async_issue_inline(batch, req, &res, killed)) {
 			req->chain_len = first->chain_len - i;
-			req->chain_failed = failed;
+			if (failed)
+				req->flags |= ASYNC_REQ_CHAIN_FAILED;
 			return req;
 		}
 		if (*killed)
@@ -658,7 +684,8 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
 		req->state = ASYNC_REQ_DONE;
 		async_complete(batch, req, res);
 		if (traced)
-			trace_async_syscall_complete(req->index, req->nr, res,
+			trace_async_syscall_complete(req - batch->reqs,
+						     async_req_nr(req), res,
 						     start_ns - batch->submit_ns,
 						     ktime_get_ns() - start_ns,
 						     false);
@@ -666,20 +693,61 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
 	return NULL;
 }
 
+/*
+ * The index of the first chain from @from on that waits for a worker, or
+ * @batch->nr.  A waiting chain starts at a queued entry with a chain
+ * length: the chain's first entry, or the one async_run_chain_inline()
+ * stopped at.
+ */
+static unsigned int async_next_chain(struct async_batch *batch,
+				     unsigned int from)
+{
+	while (from < batch->nr && (!batch->reqs[from].chain_len ||
+				    batch->reqs[from].state != ASYNC_REQ_QUEUED))
+		from++;
+	return from;
+}
+
+/* Takes the next waiting chain of @batch, which has one. */
+static struct async_req *async_take_chain(struct async_batch *batch)
+{
+	struct async_req *first = &batch->reqs[batch->next_chain];
+
+	batch->next_chain = async_next_chain(batch, batch->next_chain +
+					     first->chain_len);
+	return first;
+}
+
+/*
+ * Whether the chain resumed at @req is expected to block for a while: its
+ * entry waits for a peer or a timer, by nature or as tried here.  Other
+ * entries that a worker takes are quick or wait for the kernel's own I/O,
+ * and one worker relays them to the next.
+ */
+static bool async_chain_blocks(struct async_req *req)
+{
+	const struct async_op_def *def = async_op_lookup(async_req_nr(req));
+
+	return (req->flags & ASYNC_REQ_WAITS) || (!IS_ERR(def) && def->waits);
+}
+
 /**
  * async_run_inline() - run in the submitter what does not block
  * @batch: The checked entries, not yet visible to any other thread.
- * @punted: Where the chains that must go to a worker are put, by the entry
- *	to resume them at.
+ * @nr_blocking: Set to the number of chains left for workers that are
+ *	expected to block.
+ *
+ * The chains that must go to a worker are left queued from the entry to
+ * resume them at, and @batch->next_chain is the first of them.
  *
  * Not while audit collects system call records for the submitter: its
  * record is async_submit()'s, so every entry goes to a worker, where each
  * is a system call of its own.
  *
- * Return: The number of chains in @punted, or -ECANCELED if a seccomp
- * filter killed the submitter, which then runs nothing more.
+ * Return: The number of chains left for workers, or -ECANCELED if a
+ * seccomp filter killed the submitter, which then runs nothing more.
  */
-int async_run_inline(struct async_batch *batch, struct list_head *punted)
+int async_run_inline(struct async_batch *batch, unsigned int *nr_blocking)
 {
 	/* The context is only kept up to date while audit is enabled. */
 	bool audited = audit_enabled && !audit_dummy_context();
@@ -688,6 +756,7 @@ int async_run_inline(struct async_batch *batch, struct list_head *punted)
 	unsigned int i, done = 0;
 	int nr_punted = 0;
 
+	*nr_blocking = 0;
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
@@ -698,47 +767,65 @@ int async_run_inline(struct async_batch *batch, struct list_head *punted)
 			return -ECANCELED;
 		if (next) {
 			done += next - first;
-			list_add_tail(&next->node, punted);
 			nr_punted++;
+			*nr_blocking += async_chain_blocks(next);
 		} else {
 			done += first->chain_len;
 		}
 		cond_resched();
 	}
 	atomic_sub(done, &batch->ctx->inflight);
+	batch->next_chain = async_next_chain(batch, 0);
 	return nr_punted;
 }
 
-/* Completes with @res the chains that no worker is left to run. */
-static void async_cancel_chains(struct list_head *chains, long res)
+static void async_cancel_chain(struct async_batch *batch,
+			       struct async_req *first, long res)
 {
-	struct async_req *first, *next;
 	u32 i;
 
-	list_for_each_entry_safe(first, next, chains, node) {
-		struct async_batch *batch = async_req_batch(first);
+	for (i = 0; i < first->chain_len; i++) {
+		struct async_req *req = first + i;
 
-		for (i = 0; i < first->chain_len; i++) {
-			async_complete(batch, first + i, res);
-			if (trace_async_syscall_complete_enabled())
-				trace_async_syscall_complete(first[i].index,
-							     first[i].nr, res,
-							     ktime_get_ns() - batch->submit_ns,
-							     0, false);
-		}
-		async_chain_done(batch, first);
+		async_complete(batch, req, res);
+		if (trace_async_syscall_complete_enabled())
+			trace_async_syscall_complete(req - batch->reqs,
+						     async_req_nr(req), res,
+						     ktime_get_ns() - batch->submit_ns,
+						     0, false);
+	}
+	async_chain_done(batch, first);
+}
+
+/*
+ * Completes with @res the waiting chains of @batches, which no worker is
+ * left to run.  The last chain done may free its batch.
+ */
+static void async_cancel_chains(struct list_head *batches, long res)
+{
+	struct async_batch *batch, *next;
+	struct async_req *first;
+	bool last;
+
+	list_for_each_entry_safe(batch, next, batches, queue_node) {
+		list_del_init(&batch->queue_node);
+		do {
+			first = async_take_chain(batch);
+			last = batch->next_chain == batch->nr;
+			async_cancel_chain(batch, first, res);
+		} while (!last);
 	}
 }
 
 /* What a pool holds when its last worker is gone. */
 struct async_orphans {
-	struct list_head	chains;
+	struct list_head	batches;
 	struct list_head	works;
 };
 
 static void async_orphans_init(struct async_orphans *orphans)
 {
-	INIT_LIST_HEAD(&orphans->chains);
+	INIT_LIST_HEAD(&orphans->batches);
 	INIT_LIST_HEAD(&orphans->works);
 }
 
@@ -746,7 +833,7 @@ static void async_cancel_orphans(struct async_orphans *orphans)
 {
 	struct async_work *work, *next;
 
-	async_cancel_chains(&orphans->chains, -ECANCELED);
+	async_cancel_chains(&orphans->batches, -ECANCELED);
 	list_for_each_entry_safe(work, next, &orphans->works, node) {
 		list_del_init(&work->node);
 		async_work_done(work, -ECANCELED);
@@ -756,32 +843,45 @@ static void async_cancel_orphans(struct async_orphans *orphans)
 /*
  * Whether fewer workers are on their way than wanted: one for each queued
  * kernel work, which is expected to block, and one for queued chains,
- * which each worker relays to the next.
+ * which each worker relays to the next.  Chains expected to block are
+ * relayed along as many lines as there are CPUs, so that new workers are
+ * made in parallel.
  */
 static bool async_pool_wants_worker(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
-	unsigned int wanted = pool->nr_works ?: !list_empty(&pool->queue);
+	unsigned int chains = min(pool->nr_blocking, num_online_cpus()) ?:
+			      !list_empty(&pool->queue);
 
-	return pool->nr_waking < wanted;
+	return pool->nr_waking < max(pool->nr_works, chains);
 }
 
 static int async_worker_fn(void *data);
 
-/* Wakes an idle worker for queued work; true if there was one. */
-static bool async_wake_idle(struct async_pool *pool)
+/* Takes an idle worker off the idle list for queued work, to be woken. */
+static struct async_worker *async_claim_idle(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
 	struct async_worker *w;
 
 	w = list_first_entry_or_null(&pool->idle, struct async_worker,
 				     idle_node);
-	if (!w)
-		return false;
-	list_del_init(&w->idle_node);
-	pool->nr_waking++;
-	wake_up_process(w->task);
-	return true;
+	if (w) {
+		list_del_init(&w->idle_node);
+		pool->nr_waking++;
+	}
+	return w;
+}
+
+/* Wakes an idle worker for queued work; true if there was one. */
+static bool async_wake_idle(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
+{
+	struct async_worker *w = async_claim_idle(pool);
+
+	if (w)
+		wake_up_process(w->task);
+	return w;
 }
 
 /*
@@ -794,7 +894,8 @@ static void async_pool_kick(struct async_pool *pool,
 	__must_hold(&pool->ctx->lock)
 {
 	if (!pool->nr_workers) {
-		list_splice_init(&pool->queue, &orphans->chains);
+		list_splice_init(&pool->queue, &orphans->batches);
+		pool->nr_blocking = 0;
 		list_splice_init(&pool->works, &orphans->works);
 		pool->nr_works = 0;
 	} else if (async_pool_wants_worker(pool)) {
@@ -841,6 +942,7 @@ static int async_spawn_worker(struct async_pool *pool)
 		return -ENOMEM;
 	w->pool = pool;
 	INIT_LIST_HEAD(&w->idle_node);
+	INIT_LIST_HEAD(&w->busy_node);
 	tsk = create_io_thread(async_worker_fn, w, NUMA_NO_NODE);
 	if (IS_ERR(tsk)) {
 		kfree(w);
@@ -868,23 +970,32 @@ static int async_create_worker(struct async_pool *pool)
 }
 
 /*
- * A worker about to run a chain or a work recruits the next one while
- * more workers are wanted than are on their way (async_pool_wants_worker()).
- * Creating a thread fails while a
- * signal is pending or under a transient shortage: take the interruption
- * and try again.  If it still fails, the queued chains wait for this
- * worker or another one of the pool, as they do at the worker bound.
+ * A worker about to run a chain or a work recruits up to two more while
+ * more workers are wanted than are on their way (async_pool_wants_worker()),
+ * so that the lines along which workers are made can double.  Creating a
+ * thread fails while a signal is pending or under a transient shortage:
+ * take the interruption and try again.  If it still fails, the queued
+ * chains wait for this worker or another one of the pool, as they do at
+ * the worker bound.
  */
 static void async_worker_recruit(struct async_worker *w)
 {
 	struct async_pool *pool = w->pool;
 	struct async_ctx *ctx = pool->ctx;
-	int tries, err;
+	int tries = 0, recruits = 0, err;
 
-	for (tries = 0; tries < ASYNC_CREATE_TRIES; tries++) {
+	for (;;) {
 		spin_lock(&ctx->lock);
-		if (!async_pool_wants_worker(pool) || async_wake_idle(pool) ||
-		    pool->nr_workers >= ctx->max_workers) {
+		if (recruits == ASYNC_RECRUITS || !async_pool_wants_worker(pool)) {
+			spin_unlock(&ctx->lock);
+			return;
+		}
+		if (async_wake_idle(pool)) {
+			spin_unlock(&ctx->lock);
+			recruits++;
+			continue;
+		}
+		if (pool->nr_workers >= ctx->max_workers) {
 			spin_unlock(&ctx->lock);
 			return;
 		}
@@ -892,7 +1003,11 @@ static void async_worker_recruit(struct async_worker *w)
 		spin_unlock(&ctx->lock);
 
 		err = async_create_worker(pool);
-		if (!err)
+		if (!err) {
+			recruits++;
+			continue;
+		}
+		if (++tries == ASYNC_CREATE_TRIES)
 			return;
 		if (err != -EAGAIN && err != -ENOMEM && !async_restartable(err))
 			return;
@@ -959,8 +1074,9 @@ static int async_worker_fn(void *data)
 	set_task_comm(current, name);
 
 	for (;;) {
+		struct async_batch *batch = NULL;
 		struct async_work *work;
-		struct async_req *first;
+		struct async_req *first = NULL;
 
 		if (signal_pending(current)) {
 			__set_current_state(TASK_RUNNING);
@@ -982,23 +1098,30 @@ static int async_worker_fn(void *data)
 		recruited = false;
 		work = list_first_entry_or_null(&pool->works, struct async_work,
 						node);
-		first = work ? NULL : list_first_entry_or_null(&pool->queue,
-							      struct async_req,
-							      node);
-		if (work || first) {
+		if (!work)
+			batch = list_first_entry_or_null(&pool->queue,
+							 struct async_batch,
+							 queue_node);
+		if (work || batch) {
 			if (work) {
 				list_del_init(&work->node);
 				pool->nr_works--;
 			} else {
-				list_del(&first->node);
-				first->runner = current;
+				first = async_take_chain(batch);
+				if (batch->next_chain == batch->nr)
+					list_del_init(&batch->queue_node);
+				if (async_chain_blocks(first))
+					pool->nr_blocking--;
+				w->batch = batch;
+				w->first = first;
+				list_add(&w->busy_node, &ctx->busy);
 			}
 			spin_unlock(&ctx->lock);
 			async_worker_recruit(w);
 			if (work)
 				async_run_work(w, work);
 			else
-				async_run_chain(w, first);
+				async_run_chain(w, batch, first);
 			if (w->dying) {
 				spin_lock(&ctx->lock);
 				break;
@@ -1032,26 +1155,53 @@ static int async_worker_fn(void *data)
 }
 
 /**
- * async_queue_chains() - hand chains of a batch to the pool's workers
- * @batch: Their batch.
+ * async_queue_chains() - hand the waiting chains of a batch to the workers
+ * @batch: The batch, as async_run_inline() left it.
  * @pool: The submitter's pool, prepared with async_pool_prepare().
- * @chains: The chains, by the entry each resumes at, as
- *	async_run_inline() left them.
+ * @nr_blocking: How many of its chains are expected to block.
+ *
+ * A worker relays queued chains to the next one, which keeps few threads
+ * busy with quick entries; chains expected to block each wake an idle
+ * worker at once instead.
  */
 void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
-			struct list_head *chains)
+			unsigned int nr_blocking)
 {
 	struct async_ctx *ctx = batch->ctx;
 	struct async_orphans orphans;
+	struct async_worker *w;
+	DEFINE_WAKE_Q(wake_q);
 
 	spin_lock(&ctx->lock);
 	list_add_tail(&batch->node, &ctx->batches);
-	list_splice_tail_init(chains, &pool->queue);
+	list_add_tail(&batch->queue_node, &pool->queue);
+	pool->nr_blocking += nr_blocking;
 	/* Only a fatal signal takes the last worker of a pinned pool. */
 	async_orphans_init(&orphans);
 	async_pool_kick(pool, &orphans);
+	/* Woken once the lock is dropped: there may be many. */
+	while (pool->nr_waking < nr_blocking && (w = async_claim_idle(pool)))
+		wake_q_add(&wake_q, w->task);
 	spin_unlock(&ctx->lock);
+	wake_up_q(&wake_q);
 	async_cancel_orphans(&orphans);
+}
+
+/* Interrupts the worker running @req. */
+static void async_interrupt_runner(struct async_batch *batch,
+				   struct async_req *req)
+	__must_hold(&batch->ctx->lock)
+{
+	struct async_worker *w;
+
+	list_for_each_entry(w, &batch->ctx->busy, busy_node) {
+		if (w->batch == batch && req >= w->first &&
+		    req < w->first + w->first->chain_len) {
+			set_notify_signal(w->task);
+			return;
+		}
+	}
+	WARN_ON_ONCE(1);
 }
 
 /*
@@ -1065,15 +1215,13 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
 {
 	unsigned long start = (unsigned long)uentries;
 	unsigned long end = start + (unsigned long)nr * size;
-	unsigned int i, chain = 0, count = 0;
+	unsigned int i, count = 0;
 
 	for (i = 0; i < batch->nr; i++) {
 		struct async_req *req = &batch->reqs[i];
 		unsigned long addr = (unsigned long)batch->uentries +
 				     (unsigned long)i * batch->entry_size;
 
-		if (req->chain_len)
-			chain = i;
 		if (addr < start || addr >= end || (addr - start) % size)
 			continue;
 		if (req->state == ASYNC_REQ_DONE || req->cancelled)
@@ -1081,7 +1229,7 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
 		WRITE_ONCE(req->cancelled, true);
 		count++;
 		if (req->state == ASYNC_REQ_RUNNING)
-			set_notify_signal(batch->reqs[chain].runner);
+			async_interrupt_runner(batch, req);
 	}
 	return count;
 }

@@ -296,6 +296,40 @@ TEST_F(where, pipe_read_inline_or_waits)
 }
 
 /*
+ * Reads of empty pipes wait for a peer: each gets a worker of its own,
+ * made for it the first time and woken from the idle ones the second,
+ * and each then reads its own pipe's data.
+ */
+TEST_F(where, empty_pipe_reads_get_a_worker_each)
+{
+	struct async_syscall e[8];
+	int p[8][2], round;
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, pipe(p[i]));
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < 8; i++)
+			async_prep_read(&e[i], p[i][0], &self->buf[i], 1);
+		ASSERT_EQ(8, async_submit(e, 8, 0));
+		ASSERT_EQ(0, wait_blocked(__NR_read, 8)) TH_LOG("round %d", round);
+		for (i = 0; i < 8; i++) {
+			self->data[i] = 'A' + i + round;
+			ASSERT_EQ(1, write(p[i][1], &self->data[i], 1));
+		}
+		for (i = 0; i < 8; i++) {
+			ASSERT_EQ(0, wait_done(&e[i], WAIT_TIMEOUT_S));
+			ASSERT_EQ(1, e[i].result);
+			ASSERT_EQ(self->data[i], self->buf[i]);
+		}
+	}
+	for (i = 0; i < 8; i++) {
+		close(p[i][0]);
+		close(p[i][1]);
+	}
+}
+
+/*
  * A FIFO is never opened in the submitter: opening it for reading waits
  * for a writer, and even a non-blocking open would wake one.
  */
