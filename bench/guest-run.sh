@@ -38,6 +38,7 @@ while [ $round -le "${BENCH_ROUNDS:-3}" ]; do
 	run p2_latency
 	run p3_open_read_close
 	run p4_sleep
+	run p4b_pipes
 	run p5_copy
 	run p6_growth
 	run p1_trivial cpu0
