@@ -246,6 +246,33 @@ static inline int count_threads(const char *prefix)
 	return n;
 }
 
+/*
+ * Rounds of @round, which returns its time in ms and sets the async-wrk-*
+ * threads right after it: the first round with no worker yet (cold_ms,
+ * workers_cold), then the median of @reps - 1 more with the workers of
+ * the round before idle (ms; workers, the most of them).
+ */
+static inline void report_cold_warm(const char *bench, const char *param,
+				    double (*round)(int *workers), int reps)
+{
+	int workers, wmax = 0, r;
+	double warm[99];
+
+	if (reps < 2)
+		reps = 2;
+	if (count_threads("async-wrk-"))
+		die("workers before the first round");
+	report(bench, param, "async", "cold_ms", round(&workers));
+	report(bench, param, "async", "workers_cold", workers);
+	for (r = 0; r < reps - 1; r++) {
+		warm[r] = round(&workers);
+		if (workers > wmax)
+			wmax = workers;
+	}
+	report(bench, param, "async", "ms", median(warm, reps - 1));
+	report(bench, param, "async", "workers", wmax);
+}
+
 /* Repetitions: BENCH_REPS overrides the program's default. */
 static inline int bench_reps(int dflt)
 {

@@ -95,21 +95,11 @@ int main(void)
 {
 	int reps = bench_reps(5);
 	const char *param = "n=256;sleep=10ms";
-	double warm[99], v[99];
-	int workers, wmax = 0, r;
 	struct io_uring ring;
+	double v[99];
+	int r;
 
-	if (count_threads("async-wrk-"))
-		die("workers before the first round");
-	report("P4", param, "async", "cold_ms", round_async(&workers));
-	report("P4", param, "async", "workers_cold", workers);
-	for (r = 0; r < reps - 1; r++) {
-		warm[r] = round_async(&workers);
-		if (workers > wmax)
-			wmax = workers;
-	}
-	report("P4", param, "async", "ms", median(warm, reps - 1));
-	report("P4", param, "async", "workers", wmax);
+	report_cold_warm("P4", param, round_async, reps);
 	report_split("P4", param, split_pass);
 
 	report("P4", param, "pool", "ms", round_pool());

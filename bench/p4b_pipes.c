@@ -121,9 +121,9 @@ static void split_pass(void)
 int main(void)
 {
 	const char *param = "n=256;delay=10ms";
-	int reps = bench_reps(5) < 2 ? 2 : bench_reps(5);
-	int workers, wmax = 0, r;
-	double warm[99], v[99];
+	int reps = bench_reps(5);
+	double v[99];
+	int r;
 	pthread_t tid;
 	unsigned int i;
 
@@ -134,17 +134,7 @@ int main(void)
 	if (pthread_create(&tid, NULL, writer, NULL))
 		die("pthread_create writer");
 
-	if (count_threads("async-wrk-"))
-		die("workers before the first round");
-	report("P4b", param, "async", "cold_ms", round_async(&workers));
-	report("P4b", param, "async", "workers_cold", workers);
-	for (r = 0; r < reps - 1; r++) {
-		warm[r] = round_async(&workers);
-		if (workers > wmax)
-			wmax = workers;
-	}
-	report("P4b", param, "async", "ms", median(warm, reps - 1));
-	report("P4b", param, "async", "workers", wmax);
+	report_cold_warm("P4b", param, round_async, reps);
 	report_split("P4b", param, split_pass);
 
 	for (r = 0; r < reps; r++)
