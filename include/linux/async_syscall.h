@@ -57,10 +57,22 @@ static inline void async_work_init(struct async_work *work,
 
 #ifdef CONFIG_ASYNC_SYSCALL
 long arch_async_syscall(unsigned int nr, const u64 *args);
-void arch_async_trace_inline(unsigned int nr, const u64 *args, long ret);
+void arch_async_trace_inline(unsigned int nr, const u64 *args,
+			     const long *ret);
 void __async_syscall_free(struct async_ctx *ctx);
+void __async_syscall_stop_sleeps(struct async_ctx *ctx);
 int async_work_queue(struct async_work *work);
 void async_work_cancel(struct async_work *work);
+
+/*
+ * Called by the last thread of a process to exit, and by exec once the
+ * other threads are gone: no timer of an entry outlives the mm.
+ */
+static inline void async_syscall_stop_sleeps(struct signal_struct *sig)
+{
+	if (sig->async_ctx)
+		__async_syscall_stop_sleeps(sig->async_ctx);
+}
 
 /* Called when the last thread of a process is gone: no worker is left. */
 static inline void async_syscall_free(struct signal_struct *sig)
@@ -75,6 +87,10 @@ static inline int async_work_queue(struct async_work *work)
 }
 
 static inline void async_work_cancel(struct async_work *work)
+{
+}
+
+static inline void async_syscall_stop_sleeps(struct signal_struct *sig)
 {
 }
 

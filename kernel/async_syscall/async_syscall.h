@@ -2,15 +2,19 @@
 #ifndef _KERNEL_ASYNC_SYSCALL_H
 #define _KERNEL_ASYNC_SYSCALL_H
 
+#include <linux/audit.h>
 #include <linux/bits.h>
 #include <linux/completion.h>
 #include <linux/err.h>
+#include <linux/hrtimer.h>
 #include <linux/seccomp.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <uapi/linux/async_syscall.h>
 
 #define ASYNC_NR_ARGS		6
@@ -18,6 +22,20 @@
 				 ASYNC_SYSCALL_FORCE_ASYNC)
 #define ASYNC_MAX_INFLIGHT	16384
 #define ASYNC_MAX_WORKERS	256
+
+/**
+ * struct async_sleep - a sleep as an hrtimer runs it
+ * @clock: Its clock.
+ * @mode: %HRTIMER_MODE_REL or %HRTIMER_MODE_ABS.
+ * @expires: When it ends, on @clock.
+ * @rem: Where the time left goes if it is interrupted, or NULL.
+ */
+struct async_sleep {
+	clockid_t		clock;
+	enum hrtimer_mode	mode;
+	ktime_t			expires;
+	void __user		*rem;
+};
 
 /**
  * struct async_op_def - what async_submit() knows about one operation
@@ -30,6 +48,9 @@
  *	it always goes to a worker.
  * @waits: Waits for an event the kernel does not control (a timer, a
  *	peer), so each such entry gets a worker of its own at once.
+ * @sleep: Only sleeps: reads the sleep into @sleep and returns 0, or
+ *	returns the call's error.  Returns -EAGAIN having read nothing when
+ *	no hrtimer runs the clock; with a NULL @sleep, only checks that.
  */
 struct async_op_def {
 	const char	*name;
@@ -37,6 +58,7 @@ struct async_op_def {
 	bool		waits;
 	long		(*issue)(const u64 *args);
 	long		(*nowait)(const u64 *args);
+	int		(*sleep)(const u64 *args, struct async_sleep *sleep);
 };
 
 const struct async_op_def *async_op_lookup(u32 nr);
@@ -44,6 +66,7 @@ const struct async_op_def *async_op_lookup(u32 nr);
 enum async_req_state {
 	ASYNC_REQ_QUEUED,
 	ASYNC_REQ_RUNNING,
+	ASYNC_REQ_TIMED,
 	ASYNC_REQ_DONE,
 };
 
@@ -55,6 +78,7 @@ enum async_req_state {
 #define ASYNC_NOWAIT_PEER	(-MAX_ERRNO - 1L)
 
 /* Flags of &struct async_req beside the user's ASYNC_SYSCALL_* ones. */
+#define ASYNC_REQ_TIMER		BIT(4)	/* may sleep on its timer */
 #define ASYNC_REQ_WAITS		BIT(5)	/* tried, waits for a peer */
 #define ASYNC_REQ_ALLOWED	BIT(6)	/* seccomp let it run already */
 #define ASYNC_REQ_CHAIN_FAILED	BIT(7)	/* an earlier entry failed */
@@ -68,7 +92,7 @@ enum async_req_state {
  *	async_req_nr().
  * @chain_len: On the first entry of a chain, and on the entry a worker
  *	resumes it at, number of entries from there to its end; else 0.
- * @flags: ASYNC_SYSCALL_* entry flags; %ASYNC_REQ_ALLOWED, and
+ * @flags: ASYNC_SYSCALL_* entry flags; %ASYNC_REQ_TIMER, %ASYNC_REQ_ALLOWED, and
  *	%ASYNC_REQ_WAITS and %ASYNC_REQ_CHAIN_FAILED on the entry a chain is
  *	resumed at.
  * @arg_refs: Arguments taken from earlier results.
@@ -76,6 +100,7 @@ enum async_req_state {
  * @cancelled: ASYNC_SUBMIT_CANCEL asked for it, under &async_ctx.lock.
  * @args: Arguments, with references still unresolved, until it runs.
  * @result: Its result once done, for later references.
+ * @timer: Its timer while it sleeps on one, %ASYNC_REQ_TIMED.
  *
  * Its index is its place in &async_batch.reqs.  Packed so that a batch of
  * 64 entries and its header fit in 4 KiB.
@@ -90,10 +115,11 @@ struct async_req {
 	union {
 		u64		args[ASYNC_NR_ARGS];
 		s64		result;
+		struct async_timer *timer;
 	};
 };
 
-static inline u32 async_req_nr(const struct async_req *req)
+static __always_inline u32 async_req_nr(const struct async_req *req)
 {
 	return req->op & ASYNC_REQ_OP ?
 	       ASYNC_OP_BASE + (req->op & ~ASYNC_REQ_OP) : req->op;
@@ -117,6 +143,11 @@ static inline u32 async_req_nr(const struct async_req *req)
  * @next_chain: Index of the next chain waiting for a worker, or @nr;
  *	under &async_ctx.lock while the batch is queued.
  * @submit_ns: When async_submit() queued it, for tracing.
+ * @nr_timed: Entries with %ASYNC_REQ_TIMER, which may sleep on a timer.
+ * @next_timer: Index in @timers of the next such entry's timer, while the
+ *	submitter runs the batch.
+ * @nr_armed: Timers made ready in @timers.
+ * @timers: Their timers, in the order of the entries, or NULL.
  * @all_done: Completed when the last chain has completed.
  * @reqs: The entries.
  */
@@ -136,6 +167,10 @@ struct async_batch {
 	struct list_head		queue_node;
 	unsigned int			next_chain;
 	u64				submit_ns;
+	unsigned int			nr_timed;
+	unsigned int			next_timer;
+	unsigned int			nr_armed;
+	struct async_timer		*timers;
 	struct completion		all_done;
 	struct async_req		reqs[] __counted_by(nr);
 };
@@ -148,6 +183,9 @@ struct async_batch {
  * @busy: Workers running a chain, for ASYNC_SUBMIT_CANCEL.
  * @max_workers: Bound on the workers of one pool.
  * @inflight: Entries submitted and not completed.
+ * @timers: Armed &struct async_timer whose entries are not done.
+ * @fired: Timers that fired, for @fire_work.
+ * @fire_work: Completes the entries of @fired.
  */
 struct async_ctx {
 	spinlock_t		lock;		/* guards all but @inflight */
@@ -156,6 +194,9 @@ struct async_ctx {
 	struct list_head	busy;
 	unsigned int		max_workers;
 	atomic_t		inflight;
+	struct list_head	timers;
+	struct llist_head	fired;
+	struct work_struct	fire_work;
 };
 
 /**
@@ -232,15 +273,39 @@ enum async_seccomp_verdict {
 #define ASYNC_OP_DEF_POLL
 #endif
 
+/*
+ * Whether audit collects system call records for the caller: they are
+ * kept up to date only while audit is enabled.
+ */
+static inline bool async_audited(void)
+{
+	return audit_enabled && !audit_dummy_context();
+}
+
 struct async_ctx *async_ctx_get(void);
 struct async_pool *async_pool_get(struct async_ctx *ctx);
 void async_pool_unpin(struct async_pool *pool);
 int async_pool_prepare(struct async_pool *pool);
 void async_batch_put(struct async_batch *batch);
 
-int async_run_inline(struct async_batch *batch, unsigned int *nr_blocking);
+int async_run_inline(struct async_batch *batch, bool audited,
+		     unsigned int *nr_blocking);
 void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
-			unsigned int nr_blocking);
+			unsigned int nr_punted, unsigned int nr_blocking);
+void async_complete(struct async_batch *batch, struct async_req *req,
+		    long res);
+void async_chain_done(struct async_batch *batch, struct async_req *first);
+
+int async_sleep_nanosleep(const u64 *args, struct async_sleep *sleep);
+int async_sleep_clock_nanosleep(const u64 *args, struct async_sleep *sleep);
+int async_setup_timers(struct async_batch *batch, bool audited);
+void async_free_timers(struct async_batch *batch);
+void async_sleep_prepare(struct async_batch *batch, struct async_req *req,
+			 const struct async_sleep *sleep);
+void async_arm_timers(struct async_batch *batch);
+bool async_timer_cancel(struct async_req *req, struct list_head *stopped);
+void async_timers_stopped(struct list_head *stopped);
+void async_ctx_init_timers(struct async_ctx *ctx);
 
 long async_nowait_read(const u64 *args);
 long async_nowait_readv_fpos(const u64 *args);

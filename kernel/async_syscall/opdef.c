@@ -79,9 +79,11 @@ static const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	[__NR_ppoll] = { .name = "ppoll", .nargs = 5,
 			 .waits = true },
 	[__NR_nanosleep] = { .name = "nanosleep", .nargs = 2,
-			     .waits = true },
+			     .waits = true,
+			     .sleep = async_sleep_nanosleep },
 	[__NR_clock_nanosleep] = { .name = "clock_nanosleep", .nargs = 4,
-				   .waits = true },
+				   .waits = true,
+				   .sleep = async_sleep_clock_nanosleep },
 	/* Sockets */
 	[__NR_accept4] = { .name = "accept4", .nargs = 4,
 			   .waits = true },
@@ -168,7 +170,7 @@ static int __init async_op_defs_check(void)
 	BUILD_BUG_ON(NR_syscalls > ASYNC_REQ_OP);
 	BUILD_BUG_ON(ARRAY_SIZE(async_op_defs) > ASYNC_REQ_OP);
 	BUILD_BUG_ON(ASYNC_SUBMIT_MAX_ENTRIES > U16_MAX);
-	BUILD_BUG_ON(ASYNC_SYSCALL_FLAGS >= ASYNC_REQ_WAITS);
+	BUILD_BUG_ON(ASYNC_SYSCALL_FLAGS >= ASYNC_REQ_TIMER);
 	BUILD_BUG_ON(ASYNC_NR_ARGS > BITS_PER_BYTE);
 	BUILD_BUG_ON(sizeof(struct async_batch) +
 		     64 * sizeof(struct async_req) > SZ_4K);

@@ -222,7 +222,9 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	struct async_pool *pool;
 	struct async_ctx *ctx;
 	unsigned int i, nr_blocking;
-	int punted;
+	/* Audit sees every entry as a system call of its own, on a worker. */
+	bool audited = async_audited();
+	int punted, may_punt;
 	long ret;
 
 	ctx = async_ctx_get();
@@ -231,8 +233,16 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch = async_read_batch(uentries, nr, size);
 	if (IS_ERR(batch))
 		return PTR_ERR(batch);
+	batch->entry_size = size;
+	batch->uentries = uentries;
+	may_punt = async_setup_timers(batch, audited);
+	if (may_punt < 0) {
+		kvfree(batch);
+		return may_punt;
+	}
 	pool = async_pool_get(ctx);
 	if (IS_ERR(pool)) {
+		async_free_timers(batch);
 		kvfree(batch);
 		return PTR_ERR(pool);
 	}
@@ -240,8 +250,11 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	ret = -EAGAIN;
 	if (atomic_add_return(nr, &ctx->inflight) > ASYNC_MAX_INFLIGHT)
 		goto out_inflight;
-	/* -ERESTARTNOINTR when a signal is pending: nothing is queued yet. */
-	ret = async_pool_prepare(pool);
+	/*
+	 * -ERESTARTNOINTR when a signal is pending: nothing is queued yet.
+	 * Sleeps alone need no worker.
+	 */
+	ret = may_punt ? async_pool_prepare(pool) : 0;
 	if (!ret)
 		ret = async_mark_pending(uentries, nr, size,
 					 flags & ASYNC_SUBMIT_WAKE_MARKED);
@@ -250,8 +263,6 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 
 	refcount_set(&batch->refs, 1);
 	batch->wake_marked = flags & ASYNC_SUBMIT_WAKE_MARKED;
-	batch->entry_size = size;
-	batch->uentries = uentries;
 	batch->cred = get_current_cred();
 	batch->mm = current->mm;
 	mmgrab(batch->mm);
@@ -270,12 +281,12 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	}
 
 	ret = nr;
-	punted = async_run_inline(batch, &nr_blocking);
-	if (punted > 0) {
+	punted = async_run_inline(batch, audited, &nr_blocking);
+	if (punted >= 0 && punted + batch->nr_armed) {
 		/* The chains hold a reference until the last is done. */
 		refcount_inc(&batch->refs);
-		atomic_set(&batch->pending, punted);
-		async_queue_chains(batch, pool, nr_blocking);
+		atomic_set(&batch->pending, punted + batch->nr_armed);
+		async_queue_chains(batch, pool, punted, nr_blocking);
 	} else if (punted < 0) {
 		/* A seccomp kill: the submitter dies on its way out. */
 		atomic_sub(nr, &ctx->inflight);
@@ -283,7 +294,8 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	}
 	async_pool_unpin(pool);
 	/* On a signal the entries go on; their done words still report them. */
-	if ((flags & ASYNC_SUBMIT_WAIT) && punted > 0 &&
+	if ((flags & ASYNC_SUBMIT_WAIT) && punted >= 0 &&
+	    punted + batch->nr_armed &&
 	    wait_for_completion_interruptible(&batch->all_done))
 		ret = -EINTR;
 	async_batch_put(batch);
@@ -292,6 +304,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 out_inflight:
 	atomic_sub(nr, &ctx->inflight);
 	async_pool_unpin(pool);
+	async_free_timers(batch);
 	kvfree(batch);
 	return ret;
 }

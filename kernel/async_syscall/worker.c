@@ -99,6 +99,7 @@ struct async_ctx *async_ctx_get(void)
 	INIT_LIST_HEAD(&ctx->pools);
 	INIT_LIST_HEAD(&ctx->batches);
 	INIT_LIST_HEAD(&ctx->busy);
+	async_ctx_init_timers(ctx);
 	/* copy_process() enforces RLIMIT_NPROC itself; 0 must still allow one. */
 	ctx->max_workers = clamp_t(unsigned long, rlimit(RLIMIT_NPROC), 1,
 				   ASYNC_MAX_WORKERS);
@@ -111,7 +112,7 @@ struct async_ctx *async_ctx_get(void)
 
 void __async_syscall_free(struct async_ctx *ctx)
 {
-	WARN_ON_ONCE(!list_empty(&ctx->pools));
+	WARN_ON_ONCE(!list_empty(&ctx->pools) || !list_empty(&ctx->timers));
 	kfree(ctx);
 }
 
@@ -247,10 +248,11 @@ void async_batch_put(struct async_batch *batch)
 	put_cred(batch->cred);
 	mmdrop(batch->mm);
 	seccomp_filter_put(batch->seccomp);
+	async_free_timers(batch);
 	kvfree(batch);
 }
 
-static void async_chain_done(struct async_batch *batch, struct async_req *first)
+void async_chain_done(struct async_batch *batch, struct async_req *first)
 {
 	struct async_ctx *ctx = batch->ctx;
 
@@ -296,8 +298,8 @@ static bool async_store_done_marked(u32 __user *done)
  * caller's memory was read before the caller may reuse it.  A fault means
  * the caller unmapped the array: the completion is dropped.
  */
-static void async_complete(struct async_batch *batch, struct async_req *req,
-			   long res)
+void async_complete(struct async_batch *batch, struct async_req *req,
+		    long res)
 {
 	struct async_syscall __user *ue;
 
@@ -624,8 +626,11 @@ static bool async_issue_inline(struct async_batch *batch,
 	u64 args[ASYNC_NR_ARGS];
 	long ret;
 
-	if (WARN_ON_ONCE(IS_ERR(def)) || !def->nowait ||
+	if (WARN_ON_ONCE(IS_ERR(def)) || (!def->nowait && !def->sleep) ||
 	    (req->flags & ASYNC_SYSCALL_FORCE_ASYNC))
+		return false;
+	/* async_setup_timers() chose the sleeps that hold no thread. */
+	if (def->sleep && !(req->flags & ASYNC_REQ_TIMER))
 		return false;
 
 	async_resolve_args(batch, req, args);
@@ -640,6 +645,21 @@ static bool async_issue_inline(struct async_batch *batch,
 	}
 	req->flags |= ASYNC_REQ_ALLOWED;
 
+	if (def->sleep) {
+		struct async_sleep sleep;
+
+		ret = def->sleep(args, &sleep);
+		/* Its clock was checked already. */
+		if (WARN_ON_ONCE(ret == -EAGAIN))
+			return false;
+		if (!ret) {
+			async_sleep_prepare(batch, req, &sleep);
+			arch_async_trace_inline(nr, args, NULL);
+			return true;
+		}
+		goto done;
+	}
+
 	ret = def->nowait(args);
 	if (ret == ASYNC_NOWAIT_PEER) {
 		req->flags |= ASYNC_REQ_WAITS;
@@ -647,7 +667,8 @@ static bool async_issue_inline(struct async_batch *batch,
 	}
 	if (ret == -EAGAIN)
 		return false;
-	arch_async_trace_inline(nr, args, ret);
+done:
+	arch_async_trace_inline(nr, args, &ret);
 	*res = ret;
 	return true;
 }
@@ -679,6 +700,9 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
 		}
 		if (*killed)
 			return req;
+		/* The only entry of its chain: its timer completes it. */
+		if (req->state == ASYNC_REQ_TIMED)
+			return NULL;
 		if (res < 0)
 			failed = true;
 		req->state = ASYNC_REQ_DONE;
@@ -734,6 +758,8 @@ static bool async_chain_blocks(struct async_req *req)
 /**
  * async_run_inline() - run in the submitter what does not block
  * @batch: The checked entries, not yet visible to any other thread.
+ * @audited: Whether audit collects system call records for the submitter:
+ *	async_audited().
  * @nr_blocking: Set to the number of chains left for workers that are
  *	expected to block.
  *
@@ -747,10 +773,9 @@ static bool async_chain_blocks(struct async_req *req)
  * Return: The number of chains left for workers, or -ECANCELED if a
  * seccomp filter killed the submitter, which then runs nothing more.
  */
-int async_run_inline(struct async_batch *batch, unsigned int *nr_blocking)
+int async_run_inline(struct async_batch *batch, bool audited,
+		     unsigned int *nr_blocking)
 {
-	/* The context is only kept up to date while audit is enabled. */
-	bool audited = audit_enabled && !audit_dummy_context();
 	struct async_req *next;
 	bool killed = false;
 	unsigned int i, done = 0;
@@ -769,7 +794,7 @@ int async_run_inline(struct async_batch *batch, unsigned int *nr_blocking)
 			done += next - first;
 			nr_punted++;
 			*nr_blocking += async_chain_blocks(next);
-		} else {
+		} else if (first->state != ASYNC_REQ_TIMED) {
 			done += first->chain_len;
 		}
 		cond_resched();
@@ -1157,28 +1182,35 @@ static int async_worker_fn(void *data)
 /**
  * async_queue_chains() - hand the waiting chains of a batch to the workers
  * @batch: The batch, as async_run_inline() left it.
- * @pool: The submitter's pool, prepared with async_pool_prepare().
- * @nr_blocking: How many of its chains are expected to block.
+ * @pool: The submitter's pool, prepared with async_pool_prepare() if
+ *	@nr_punted.
+ * @nr_punted: How many of its chains wait for a worker.
+ * @nr_blocking: How many of those are expected to block.
+ *
+ * Also arms the timers of its sleeps.
  *
  * A worker relays queued chains to the next one, which keeps few threads
  * busy with quick entries; chains expected to block each wake an idle
  * worker at once instead.
  */
 void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
-			unsigned int nr_blocking)
+			unsigned int nr_punted, unsigned int nr_blocking)
 {
 	struct async_ctx *ctx = batch->ctx;
 	struct async_orphans orphans;
 	struct async_worker *w;
 	DEFINE_WAKE_Q(wake_q);
 
+	async_orphans_init(&orphans);
 	spin_lock(&ctx->lock);
 	list_add_tail(&batch->node, &ctx->batches);
-	list_add_tail(&batch->queue_node, &pool->queue);
-	pool->nr_blocking += nr_blocking;
-	/* Only a fatal signal takes the last worker of a pinned pool. */
-	async_orphans_init(&orphans);
-	async_pool_kick(pool, &orphans);
+	async_arm_timers(batch);
+	if (nr_punted) {
+		list_add_tail(&batch->queue_node, &pool->queue);
+		pool->nr_blocking += nr_blocking;
+		/* Only a fatal signal takes the last worker of a pinned pool. */
+		async_pool_kick(pool, &orphans);
+	}
 	/* Woken once the lock is dropped: there may be many. */
 	while (pool->nr_waking < nr_blocking && (w = async_claim_idle(pool)))
 		wake_q_add(&wake_q, w->task);
@@ -1206,11 +1238,12 @@ static void async_interrupt_runner(struct async_batch *batch,
 
 /*
  * Marks the entries of @batch that lie at @uentries + k * @size cancelled,
- * and interrupts the one running, if any.  Returns how many it marked.
+ * interrupts the one running, if any, and moves the timers it stops to
+ * @stopped.  Returns how many it cancelled.
  */
 static unsigned int async_cancel_batch(struct async_batch *batch,
 				       void __user *uentries, unsigned int nr,
-				       size_t size)
+				       size_t size, struct list_head *stopped)
 	__must_hold(&batch->ctx->lock)
 {
 	unsigned long start = (unsigned long)uentries;
@@ -1226,6 +1259,10 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
 			continue;
 		if (req->state == ASYNC_REQ_DONE || req->cancelled)
 			continue;
+		if (req->state == ASYNC_REQ_TIMED) {
+			count += async_timer_cancel(req, stopped);
+			continue;
+		}
 		WRITE_ONCE(req->cancelled, true);
 		count++;
 		if (req->state == ASYNC_REQ_RUNNING)
@@ -1242,7 +1279,7 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
  *
  * Entries not started complete with -ECANCELED when a worker reaches them,
  * without running; a running entry gets TIF_NOTIFY_SIGNAL, which ends an
- * interruptible wait.
+ * interruptible wait; a sleep on a timer ends here, as interrupted.
  *
  * Return: The number of entries cancelled.
  */
@@ -1251,14 +1288,17 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 	/* Pairs with the release in async_ctx_get(). */
 	struct async_ctx *ctx = smp_load_acquire(&current->signal->async_ctx);
 	struct async_batch *batch;
+	LIST_HEAD(stopped);
 	long count = 0;
 
 	if (!ctx)
 		return 0;
 	spin_lock(&ctx->lock);
 	list_for_each_entry(batch, &ctx->batches, node)
-		count += async_cancel_batch(batch, uentries, nr, size);
+		count += async_cancel_batch(batch, uentries, nr, size,
+					    &stopped);
 	spin_unlock(&ctx->lock);
+	async_timers_stopped(&stopped);
 	return count;
 }
 

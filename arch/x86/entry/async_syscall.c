@@ -52,9 +52,12 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
  * An entry the submitter ran itself, without blocking.  The submitter's
  * registers are async_submit()'s and must stay so: the tracepoints see the
  * entry in a copy.  Both fire once the entry is done, as an attempt that
- * would have blocked is not reported and is redone on a worker.
+ * would have blocked is not reported and is redone on a worker.  A sleep
+ * on a timer has a NULL @ret: it has started, and its end is reported by
+ * the async_syscall_complete tracepoint alone.
  */
-void arch_async_trace_inline(unsigned int nr, const u64 *args, long ret)
+void arch_async_trace_inline(unsigned int nr, const u64 *args,
+			     const long *ret)
 {
 	struct pt_regs regs;
 
@@ -69,6 +72,8 @@ void arch_async_trace_inline(unsigned int nr, const u64 *args, long ret)
 	regs.r9 = args[5];
 	regs.orig_ax = nr;
 	trace_sys_enter(&regs, nr);
-	regs.ax = ret;
-	trace_sys_exit(&regs, ret);
+	if (!ret)
+		return;
+	regs.ax = *ret;
+	trace_sys_exit(&regs, *ret);
 }

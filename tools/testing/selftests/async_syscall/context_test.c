@@ -143,6 +143,7 @@ static void main_worker(struct __test_metadata *_metadata)
 	struct async_syscall e;
 
 	async_prep_nanosleep(&e, &zero);
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
 	ASSERT_EQ(0, submit_and_wait(&e, 1));
 	ASSERT_EQ(0, e.result);
 	ASSERT_LE(1, count_workers());
@@ -616,6 +617,7 @@ static int flood_child(void *arg)
 
 	/* A first worker, made without a signal pending. */
 	async_prep_nanosleep(&f->e[0][0], &zero);
+	f->e[0][0].flags |= ASYNC_SYSCALL_FORCE_ASYNC;
 	CHILD_ASSERT(submit_and_wait(&f->e[0][0], 1) == 0);
 
 	f->target = pthread_self();

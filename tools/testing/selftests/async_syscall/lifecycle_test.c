@@ -561,6 +561,8 @@ static int nproc_child(void *p)
 	CHILD_ASSERT(setrlimit(RLIMIT_NPROC, &none) == 0);
 	CHILD_ASSERT(setresuid(65534, 65534, 65534) == 0);
 	async_prep_nanosleep(&e, &ts);
+	/* A sleep alone needs no worker: this one asks for one. */
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
 	e.done = 7;
 	CHILD_ASSERT(async_submit(&e, 1, 0) == -1 && errno == EAGAIN);
 	CHILD_ASSERT(e.done == 7);

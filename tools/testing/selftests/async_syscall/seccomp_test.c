@@ -521,6 +521,7 @@ static int worker_predates_child(void *p)
 
 	/* Unfiltered: this starts a worker, which stays for 2 s when idle. */
 	async_prep_nanosleep(&e, &zero);
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
 	CHILD_ASSERT(async_submit_wait(&e, 1) == 1);
 	CHILD_ASSERT(e.result == 0);
 	a->r->sync_ret[0] = count_workers();

@@ -137,6 +137,8 @@ static void nanosleep_child(struct stopped *s)
 	struct async_syscall e = {};
 
 	async_prep_nanosleep(&e, &ts);
+	/* On a worker: a timer would not stop with the process. */
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
 	CHILD_ASSERT(async_submit(&e, 1, 0) == 1);
 	CHILD_ASSERT(write(s->go[1], "s", 1) == 1);
 	CHILD_ASSERT(!wait_done(&e, WAIT_TIMEOUT_S));

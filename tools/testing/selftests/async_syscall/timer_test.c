@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sleeps that hold no thread: a nanosleep() or clock_nanosleep() entry in
+ * a chain of its own sleeps on an hrtimer, and no worker is made for it.
+ * A cancel ends it as a signal ends nanosleep(); exit and exec end the
+ * sleeps still armed.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <linux/magic.h>
+#include <sys/mman.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <async_syscall/libasync.h>
+
+#include "../kselftest_harness.h"
+#include "async_test.h"
+
+#define NSLEEPS		16
+#define NAP_MS		50
+
+static const struct timespec nap = { 0, NAP_MS * NSEC_PER_MSEC };
+static const struct timespec long_nap = { 10, 0 };
+
+static void prep_clock_nanosleep(struct async_syscall *e, clockid_t clock,
+				 int flags, const struct timespec *ts,
+				 struct timespec *rem)
+{
+	async_prep(e, __NR_clock_nanosleep, clock, flags, async_ptr(ts),
+		   async_ptr(rem), 0, 0);
+}
+
+/* Shared with forked children: they submit, the parent checks. */
+FIXTURE(sleeps) {
+	struct async_syscall *e;
+};
+
+FIXTURE_SETUP(sleeps)
+{
+	self->e = shared_page();
+	ASSERT_NE(NULL, self->e);
+}
+
+FIXTURE_TEARDOWN(sleeps)
+{
+	munmap(self->e, 4096);
+}
+
+static int sleep_without_workers(void *arg)
+{
+	struct async_syscall *e = arg;
+	int64_t start = now_ns();
+	unsigned int i;
+
+	for (i = 0; i < NSLEEPS; i++)
+		async_prep_nanosleep(&e[i], &nap);
+	CHILD_ASSERT(async_submit(e, NSLEEPS, 0) == NSLEEPS);
+	CHILD_ASSERT(count_workers() == 0);
+	CHILD_ASSERT(wait_all_done(e, NSLEEPS, WAIT_TIMEOUT_S) == 0);
+	/* A sleep never ends early. */
+	CHILD_ASSERT(now_ns() - start >= NAP_MS * NSEC_PER_MSEC);
+	for (i = 0; i < NSLEEPS; i++)
+		CHILD_ASSERT(e[i].result == 0);
+	CHILD_ASSERT(count_workers() == 0);
+	return 0;
+}
+
+/* In a new process, which has no worker yet. */
+TEST_F(sleeps, hold_no_thread)
+{
+	int status;
+
+	ASSERT_EQ(0, run_child(sleep_without_workers, self->e, &status, NULL));
+	ASSERT_EQ(0, status);
+}
+
+TEST_F(sleeps, submit_wait_covers_them)
+{
+	int64_t start = now_ns();
+	struct async_syscall *e = self->e;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		async_prep_nanosleep(&e[i], &nap);
+		poison(&e[i]);
+	}
+	ASSERT_EQ(4, async_submit(e, 4, ASYNC_SUBMIT_WAIT));
+	ASSERT_LE(NAP_MS * NSEC_PER_MSEC, now_ns() - start);
+	for (i = 0; i < 4; i++) {
+		ASSERT_TRUE(async_done(&e[i]));
+		ASSERT_EQ(0, e[i].result);
+	}
+}
+
+/* As a signal interrupts nanosleep(): -EINTR and the time left. */
+TEST_F(sleeps, cancel_writes_time_left)
+{
+	struct async_syscall *e = self->e;
+	struct timespec rem = { -1, -1 };
+
+	async_prep(e, __NR_nanosleep, async_ptr(&long_nap), async_ptr(&rem),
+		   0, 0, 0, 0);
+	ASSERT_EQ(1, async_submit(e, 1, 0));
+	sleep_ms(NAP_MS);
+	ASSERT_EQ(1, async_cancel(e, 1));
+	ASSERT_EQ(0, wait_done(e, WAIT_TIMEOUT_S));
+	ASSERT_EQ(-EINTR, e->result);
+	ASSERT_GT(rem.tv_sec * NSEC_PER_SEC + rem.tv_nsec, 0);
+	ASSERT_LT(rem.tv_sec * NSEC_PER_SEC + rem.tv_nsec,
+		  long_nap.tv_sec * NSEC_PER_SEC);
+	/* Done: nothing left to cancel. */
+	ASSERT_EQ(0, async_cancel(e, 1));
+}
+
+/* An absolute sleep leaves rem alone; a faulting rem gives -EFAULT. */
+TEST_F(sleeps, cancel_absolute_and_bad_rem)
+{
+	struct async_syscall *e = self->e;
+	struct timespec rem = { 7, 7 }, deadline;
+
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &deadline));
+	deadline.tv_sec += long_nap.tv_sec;
+	prep_clock_nanosleep(&e[0], CLOCK_MONOTONIC, TIMER_ABSTIME, &deadline,
+			     &rem);
+	async_prep(&e[1], __NR_nanosleep, async_ptr(&long_nap), 8, 0, 0, 0, 0);
+	ASSERT_EQ(2, async_submit(e, 2, 0));
+	sleep_ms(NAP_MS);
+	ASSERT_EQ(2, async_cancel(e, 2));
+	ASSERT_EQ(0, wait_all_done(e, 2, WAIT_TIMEOUT_S));
+	ASSERT_EQ(-EINTR, e[0].result);
+	ASSERT_EQ(7, rem.tv_sec);
+	ASSERT_EQ(7, rem.tv_nsec);
+	ASSERT_EQ(-EFAULT, e[1].result);
+}
+
+/* Every clock an hrtimer runs, and a deadline already past. */
+TEST_F(sleeps, clocks_and_past_deadlines)
+{
+	static const clockid_t clocks[] = {
+		CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_TAI,
+	};
+	struct async_syscall *e = self->e;
+	struct timespec past = { 0, 1 };
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(clocks); i++) {
+		prep_clock_nanosleep(&e[n++], clocks[i], 0, &nap, NULL);
+		prep_clock_nanosleep(&e[n++], clocks[i], TIMER_ABSTIME, &past,
+				     NULL);
+	}
+	ASSERT_EQ(n, async_submit(e, n, ASYNC_SUBMIT_WAIT));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, e[i].result) TH_LOG("entry %u", i);
+}
+
+/* A CPU-time clock is not a timer's: a worker makes the call itself. */
+TEST_F(sleeps, cpu_clock_goes_to_worker)
+{
+	struct async_syscall *e = self->e;
+	long want;
+
+	want = syscall(SYS_clock_nanosleep, CLOCK_THREAD_CPUTIME_ID, 0, &nap,
+		       NULL);
+	want = want < 0 ? -errno : want;
+	prep_clock_nanosleep(e, CLOCK_THREAD_CPUTIME_ID, 0, &nap, NULL);
+	ASSERT_EQ(1, async_submit(e, 1, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(want, e->result);
+	ASSERT_LE(1, count_workers());
+}
+
+/*
+ * For entries another process completes: its futex is private to its mm,
+ * so look at the done words.  0, or -ETIMEDOUT.
+ */
+static int poll_done(const struct async_syscall *e, unsigned int nr)
+{
+	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	unsigned int i = 0;
+
+	while (i < nr) {
+		if (async_done(&e[i])) {
+			i++;
+			continue;
+		}
+		if (now_ns() >= end)
+			return -ETIMEDOUT;
+		sleep_ms(POLL_MS);
+	}
+	return 0;
+}
+
+static void submit_long_naps(struct async_syscall *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		async_prep_nanosleep(&e[i], &long_nap);
+		poison(&e[i]);
+	}
+	CHILD_ASSERT(async_submit(e, 4, 0) == 4);
+}
+
+/* The last thread to exit ends the sleeps, as it would on workers. */
+TEST_F(sleeps, exit_ends_them)
+{
+	int64_t start = now_ns();
+	unsigned int i;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		submit_long_naps(self->e);
+		_exit(0);
+	}
+	ASSERT_EQ(0, wait_child(pid, CHILD_TIMEOUT_S, &status));
+	ASSERT_EQ(0, status);
+	for (i = 0; i < 4; i++) {
+		ASSERT_TRUE(async_done(&self->e[i])) TH_LOG("entry %u", i);
+		ASSERT_EQ(-EINTR, self->e[i].result);
+	}
+	ASSERT_GT(long_nap.tv_sec * NSEC_PER_SEC, now_ns() - start);
+}
+
+/* exec ends them too, before the new program runs, not at its exit. */
+TEST_F(sleeps, exec_ends_them)
+{
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		submit_long_naps(self->e);
+		execlp("sleep", "sleep", "30", (char *)NULL);
+		_exit(2);
+	}
+	ASSERT_EQ(0, poll_done(self->e, 4));
+	ASSERT_EQ(0, waitpid(pid, &status, WNOHANG)) TH_LOG("exec failed");
+	for (unsigned int i = 0; i < 4; i++)
+		ASSERT_EQ(-EINTR, self->e[i].result);
+	kill(pid, SIGKILL);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+}
+
+static int sleep_in_file_mapping(void *arg)
+{
+	const char *scratch = getenv("SCRATCH");
+	struct async_syscall *e;
+	struct statfs fs;
+	char path[256];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/timer_test.XXXXXX",
+		 scratch && *scratch ? scratch : "/tmp");
+	fd = mkstemp(path);
+	CHILD_ASSERT(fd >= 0);
+	unlink(path);
+	CHILD_ASSERT(ftruncate(fd, 4096) == 0);
+	e = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	CHILD_ASSERT(e != MAP_FAILED);
+	async_prep_nanosleep(e, &nap);
+	CHILD_ASSERT(async_submit(e, 1, 0) == 1);
+	CHILD_ASSERT(wait_done(e, WAIT_TIMEOUT_S) == 0);
+	CHILD_ASSERT(e->result == 0);
+	CHILD_ASSERT(fstatfs(fd, &fs) == 0);
+	/* tmpfs pages can stay pinned: a timer sleeps; else a worker. */
+	return count_workers() == (fs.f_type == TMPFS_MAGIC ? 0 : 1) ? 0 : 3;
+}
+
+/*
+ * Done words in a shared file mapping cannot stay pinned for the sleep
+ * (only memory and tmpfs can): the sleep then runs on a worker, and
+ * completes all the same.
+ */
+TEST_F(sleeps, file_mapping)
+{
+	int status;
+
+	ASSERT_EQ(0, run_child(sleep_in_file_mapping, NULL, &status, NULL));
+	ASSERT_EQ(0, status);
+}
+
+/*
+ * The kernel completes a sleep without the submitter's protection keys:
+ * entries in memory that only the submitter's PKRU opens still complete.
+ */
+TEST_F(sleeps, protection_key)
+{
+	struct async_syscall *e = self->e;
+	int pkey;
+
+	pkey = syscall(SYS_pkey_alloc, 0, 0);
+	if (pkey < 0)
+		SKIP(return, "no protection keys: %s", strerror(errno));
+	ASSERT_EQ(0, syscall(SYS_pkey_mprotect, e, 4096,
+			     PROT_READ | PROT_WRITE, pkey));
+	async_prep_nanosleep(e, &nap);
+	ASSERT_EQ(1, async_submit(e, 1, 0));
+	ASSERT_EQ(0, wait_done(e, WAIT_TIMEOUT_S));
+	ASSERT_EQ(0, e->result);
+	ASSERT_EQ(0, syscall(SYS_pkey_mprotect, e, 4096,
+			     PROT_READ | PROT_WRITE, 0));
+	syscall(SYS_pkey_free, pkey);
+}
+
+TEST_HARNESS_MAIN
