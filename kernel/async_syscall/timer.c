@@ -317,6 +317,7 @@ static bool async_timer_write(struct async_timer *t, long res)
 		/* Fully ordered: the result before done. */
 		wake = xchg(done, ASYNC_SYSCALL_DONE) == ASYNC_SYSCALL_WAITING;
 	} else {
+		/* Pairs with the waiter's acquire load of done. */
 		smp_store_release(done, ASYNC_SYSCALL_DONE);
 		wake = true;
 	}
@@ -392,6 +393,7 @@ static void async_timers_fire(struct work_struct *work)
 		mmput(mm);
 	}
 }
+
 /**
  * async_timer_cancel() - stop the sleep of a cancelled entry
  * @req: The entry, %ASYNC_REQ_TIMED.
