@@ -148,6 +148,7 @@ static __always_inline u32 async_req_nr(const struct async_req *req)
  *	submitter runs the batch.
  * @nr_armed: Timers made ready in @timers.
  * @timers: Their timers, in the order of the entries, or NULL.
+ * @user: The submitter's user, charged for the pages @timers pin.
  * @all_done: Completed when the last chain has completed.
  * @reqs: The entries.
  */
@@ -171,6 +172,7 @@ struct async_batch {
 	unsigned int			next_timer;
 	unsigned int			nr_armed;
 	struct async_timer		*timers;
+	struct user_struct		*user;
 	struct completion		all_done;
 	struct async_req		reqs[] __counted_by(nr);
 };
@@ -304,7 +306,7 @@ void async_sleep_prepare(struct async_batch *batch, struct async_req *req,
 			 const struct async_sleep *sleep);
 void async_arm_timers(struct async_batch *batch);
 bool async_timer_cancel(struct async_req *req, struct list_head *stopped);
-void async_timers_stopped(struct list_head *stopped);
+void async_timers_stopped(struct list_head *stopped, bool write_rem);
 void async_ctx_init_timers(struct async_ctx *ctx);
 
 long async_nowait_read(const u64 *args);

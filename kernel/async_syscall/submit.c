@@ -235,14 +235,9 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		return PTR_ERR(batch);
 	batch->entry_size = size;
 	batch->uentries = uentries;
-	may_punt = async_setup_timers(batch, audited);
-	if (may_punt < 0) {
-		kvfree(batch);
-		return may_punt;
-	}
+	batch->timers = NULL;
 	pool = async_pool_get(ctx);
 	if (IS_ERR(pool)) {
-		async_free_timers(batch);
 		kvfree(batch);
 		return PTR_ERR(pool);
 	}
@@ -250,11 +245,14 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	ret = -EAGAIN;
 	if (atomic_add_return(nr, &ctx->inflight) > ASYNC_MAX_INFLIGHT)
 		goto out_inflight;
+	may_punt = async_setup_timers(batch, audited);
+	ret = min(may_punt, 0);
 	/*
 	 * -ERESTARTNOINTR when a signal is pending: nothing is queued yet.
 	 * Sleeps alone need no worker.
 	 */
-	ret = may_punt ? async_pool_prepare(pool) : 0;
+	if (may_punt > 0)
+		ret = async_pool_prepare(pool);
 	if (!ret)
 		ret = async_mark_pending(uentries, nr, size,
 					 flags & ASYNC_SUBMIT_WAKE_MARKED);

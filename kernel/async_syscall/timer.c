@@ -147,22 +147,55 @@ static struct async_syscall __user *async_timer_uentry(struct async_timer *t)
 	       (size_t)(t->req - batch->reqs) * batch->entry_size;
 }
 
+/*
+ * Pinned pages count as locked memory of the user, under RLIMIT_MEMLOCK,
+ * as io_uring's registered buffers do.
+ */
+static int async_account_pinned(struct user_struct *user, long nr_pages)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	unsigned long locked = atomic_long_read(&user->locked_vm);
+
+	do {
+		if (locked + nr_pages > limit)
+			return -ENOMEM;
+	} while (!atomic_long_try_cmpxchg(&user->locked_vm, &locked,
+					  locked + nr_pages));
+	return 0;
+}
+
 /* Pins the pages of the result and the done word of @t's entry. */
 static int async_timer_pin(struct async_timer *t)
 {
 	struct async_syscall __user *ue = async_timer_uentry(t);
 	unsigned int gup = FOLL_WRITE | FOLL_LONGTERM;
+	struct user_struct *user = t->batch->user;
 
+	if (async_account_pinned(user, ARRAY_SIZE(t->pages)))
+		return -ENOMEM;
 	if (pin_user_pages_fast((unsigned long)&ue->result, 1, gup,
 				&t->pages[0]) != 1)
-		return -EFAULT;
+		goto unaccount;
 	if (pin_user_pages_fast((unsigned long)&ue->done, 1, gup,
 				&t->pages[1]) != 1) {
 		unpin_user_page(t->pages[0]);
-		t->pages[0] = NULL;
-		return -EFAULT;
+		goto unaccount;
 	}
 	return 0;
+unaccount:
+	t->pages[0] = NULL;
+	atomic_long_sub(ARRAY_SIZE(t->pages), &user->locked_vm);
+	return -EFAULT;
+}
+
+/* Unpins @t's pages, once written or never to be. */
+static void async_timer_unpin(struct async_timer *t, bool written)
+{
+	if (!t->pages[0])
+		return;
+	unpin_user_pages_dirty_lock(t->pages, ARRAY_SIZE(t->pages), written);
+	t->pages[0] = NULL;
+	atomic_long_sub(ARRAY_SIZE(t->pages), &t->batch->user->locked_vm);
 }
 
 /**
@@ -172,7 +205,9 @@ static int async_timer_pin(struct async_timer *t)
  *	runs nothing itself.
  *
  * Each entry that may sleep on a timer gets the next &struct async_timer,
- * with the pages of its words pinned, and %ASYNC_REQ_TIMER.
+ * with the pages of its words pinned, and %ASYNC_REQ_TIMER.  One whose
+ * pages cannot be pinned for long, or beyond RLIMIT_MEMLOCK, sleeps on a
+ * worker.
  *
  * Return: 1 if some entry may need a worker, 0 if none does, or -ENOMEM.
  */
@@ -194,6 +229,7 @@ int async_setup_timers(struct async_batch *batch, bool audited)
 				 GFP_KERNEL_ACCOUNT);
 	if (!batch->timers)
 		return -ENOMEM;
+	batch->user = get_current_user();
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_timer *t = &batch->timers[n];
 
@@ -215,8 +251,11 @@ void async_free_timers(struct async_batch *batch)
 {
 	unsigned int i;
 
+	if (!batch->timers)
+		return;
 	for (i = 0; i < batch->nr_timed; i++)
-		unpin_user_pages_dirty_lock(batch->timers[i].pages, 2, true);
+		async_timer_unpin(&batch->timers[i], false);
+	free_uid(batch->user);
 	kvfree(batch->timers);
 }
 
@@ -247,8 +286,10 @@ void async_sleep_prepare(struct async_batch *batch, struct async_req *req,
 	while (batch->timers[batch->next_timer].req != req)
 		batch->next_timer++;
 	t = &batch->timers[batch->next_timer++];
-	/* Hard: the callback is short, and never waits behind a task. */
-	t->mode = sleep->mode | HRTIMER_MODE_HARD;
+	/* As for a sleeping task: hard interrupt expiry for real time only. */
+	t->mode = sleep->mode;
+	if (IS_ENABLED(CONFIG_PREEMPT_RT) && rt_or_dl_task_policy(current))
+		t->mode |= HRTIMER_MODE_HARD;
 	hrtimer_init(&t->timer, sleep->clock, t->mode);
 	t->timer.function = async_timer_fired;
 	hrtimer_set_expires_range_ns(&t->timer, sleep->expires,
@@ -334,7 +375,10 @@ static void async_timer_done(struct async_timer *t, long res)
 	struct async_batch *batch = t->batch;
 	struct async_req *req = t->req;
 
-	if (async_timer_write(t, res) && current->mm == batch->mm)
+	bool wake = async_timer_write(t, res);
+
+	async_timer_unpin(t, true);
+	if (wake && current->mm == batch->mm)
 		do_futex(&async_timer_uentry(t)->done, FUTEX_WAKE_PRIVATE,
 			 INT_MAX, NULL, NULL, 0, 0);
 	if (trace_async_syscall_complete_enabled())
@@ -417,16 +461,17 @@ bool async_timer_cancel(struct async_req *req, struct list_head *stopped)
 /**
  * async_timers_stopped() - complete the entries of stopped sleeps
  * @stopped: Timers async_timer_cancel() stopped.
+ * @write_rem: Write the time left where the entries asked for it.
  *
  * Called in a thread of the process, without &async_ctx.lock.
  */
-void async_timers_stopped(struct list_head *stopped)
+void async_timers_stopped(struct list_head *stopped, bool write_rem)
 {
 	struct async_timer *t, *next;
 
 	list_for_each_entry_safe(t, next, stopped, node) {
 		list_del(&t->node);
-		async_timer_done(t, current->mm == t->batch->mm ?
+		async_timer_done(t, write_rem && current->mm == t->batch->mm ?
 				    async_timer_interrupted(t) : -EINTR);
 	}
 }
@@ -444,29 +489,37 @@ void async_ctx_init_timers(struct async_ctx *ctx)
  *
  * Called by the last thread of the process to exit, and by exec once the
  * other threads are gone, while the mm is still the entries' one.  The
- * sleeps end as interrupted ones, as they would on a worker.
+ * sleeps end with -EINTR, as they would on a worker, but write no time
+ * left: nobody will read it.
  */
 void __async_syscall_stop_sleeps(struct async_ctx *ctx)
 {
+	struct async_batch *batch;
 	struct async_timer *t;
 	LIST_HEAD(stopped);
-	bool ret;
 
 	for (;;) {
+		batch = NULL;
 		spin_lock(&ctx->lock);
 		t = list_first_entry_or_null(&ctx->timers, struct async_timer,
 					     node);
-		ret = t ? async_timer_cancel(t->req, &stopped) : 0;
+		if (t && !async_timer_cancel(t->req, &stopped)) {
+			/* It fired: alive until async_timers_fire() is done. */
+			batch = t->batch;
+			refcount_inc(&batch->refs);
+		}
 		spin_unlock(&ctx->lock);
 		if (!t)
 			break;
-		if (ret) {
-			async_timers_stopped(&stopped);
+		if (!batch) {
+			/* The mm goes: a fault writing rem could wait forever. */
+			async_timers_stopped(&stopped, false);
 			continue;
 		}
-		/* It fired: async_timers_fire() takes it off the list. */
+		/* Waits for a running callback, which then queues the work. */
+		hrtimer_cancel(&t->timer);
 		flush_work(&ctx->fire_work);
-		cpu_relax();
+		async_batch_put(batch);
 	}
 	flush_work(&ctx->fire_work);
 }

@@ -1298,7 +1298,7 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 		count += async_cancel_batch(batch, uentries, nr, size,
 					    &stopped);
 	spin_unlock(&ctx->lock);
-	async_timers_stopped(&stopped);
+	async_timers_stopped(&stopped, true);
 	return count;
 }
 

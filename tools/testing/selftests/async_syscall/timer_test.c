@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <linux/magic.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -288,6 +289,29 @@ TEST_F(sleeps, file_mapping)
 	int status;
 
 	ASSERT_EQ(0, run_child(sleep_in_file_mapping, NULL, &status, NULL));
+	ASSERT_EQ(0, status);
+}
+
+static int sleep_without_memlock(void *arg)
+{
+	struct rlimit none = { 0, 0 };
+	struct async_syscall *e = arg;
+
+	CHILD_ASSERT(setrlimit(RLIMIT_MEMLOCK, &none) == 0);
+	async_prep_nanosleep(e, &nap);
+	CHILD_ASSERT(async_submit(e, 1, 0) == 1);
+	CHILD_ASSERT(wait_done(e, WAIT_TIMEOUT_S) == 0);
+	CHILD_ASSERT(e->result == 0);
+	CHILD_ASSERT(count_workers() == 1);
+	return 0;
+}
+
+/* Pinned words count against RLIMIT_MEMLOCK: beyond it, a worker sleeps. */
+TEST_F(sleeps, memlock_limit)
+{
+	int status;
+
+	ASSERT_EQ(0, run_child(sleep_without_memlock, self->e, &status, NULL));
 	ASSERT_EQ(0, status);
 }
 
