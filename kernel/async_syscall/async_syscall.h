@@ -148,7 +148,6 @@ static __always_inline u32 async_req_nr(const struct async_req *req)
  *	submitter runs the batch.
  * @nr_armed: Timers made ready in @timers.
  * @timers: Their timers, in the order of the entries, or NULL.
- * @user: The submitter's user, charged for the pages @timers pin.
  * @all_done: Completed when the last chain has completed.
  * @reqs: The entries.
  */
@@ -172,7 +171,6 @@ struct async_batch {
 	unsigned int			next_timer;
 	unsigned int			nr_armed;
 	struct async_timer		*timers;
-	struct user_struct		*user;
 	struct completion		all_done;
 	struct async_req		reqs[] __counted_by(nr);
 };

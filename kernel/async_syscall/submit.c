@@ -235,6 +235,8 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		return PTR_ERR(batch);
 	batch->entry_size = size;
 	batch->uentries = uentries;
+	/* Referenced once nothing can fail; the timers' pins count in it. */
+	batch->mm = current->mm;
 	batch->timers = NULL;
 	pool = async_pool_get(ctx);
 	if (IS_ERR(pool)) {
@@ -262,7 +264,6 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	refcount_set(&batch->refs, 1);
 	batch->wake_marked = flags & ASYNC_SUBMIT_WAKE_MARKED;
 	batch->cred = get_current_cred();
-	batch->mm = current->mm;
 	mmgrab(batch->mm);
 	batch->ctx = ctx;
 	batch->seccomp = seccomp_filter_get();

@@ -148,19 +148,17 @@ static struct async_syscall __user *async_timer_uentry(struct async_timer *t)
 }
 
 /*
- * Pinned pages count as locked memory of the user, under RLIMIT_MEMLOCK,
- * as io_uring's registered buffers do.
+ * Long-term pins count in the mm's pinned_vm, under RLIMIT_MEMLOCK, as
+ * the RDMA core's do.
  */
-static int async_account_pinned(struct user_struct *user, long nr_pages)
+static int async_account_pinned(struct mm_struct *mm, long nr_pages)
 {
-	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	unsigned long locked = atomic_long_read(&user->locked_vm);
+	u64 limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
 
-	do {
-		if (locked + nr_pages > limit)
-			return -ENOMEM;
-	} while (!atomic_long_try_cmpxchg(&user->locked_vm, &locked,
-					  locked + nr_pages));
+	if (atomic64_add_return(nr_pages, &mm->pinned_vm) > limit) {
+		atomic64_sub(nr_pages, &mm->pinned_vm);
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -169,9 +167,9 @@ static int async_timer_pin(struct async_timer *t)
 {
 	struct async_syscall __user *ue = async_timer_uentry(t);
 	unsigned int gup = FOLL_WRITE | FOLL_LONGTERM;
-	struct user_struct *user = t->batch->user;
+	struct mm_struct *mm = t->batch->mm;
 
-	if (async_account_pinned(user, ARRAY_SIZE(t->pages)))
+	if (async_account_pinned(mm, ARRAY_SIZE(t->pages)))
 		return -ENOMEM;
 	if (pin_user_pages_fast((unsigned long)&ue->result, 1, gup,
 				&t->pages[0]) != 1)
@@ -184,7 +182,7 @@ static int async_timer_pin(struct async_timer *t)
 	return 0;
 unaccount:
 	t->pages[0] = NULL;
-	atomic_long_sub(ARRAY_SIZE(t->pages), &user->locked_vm);
+	atomic64_sub(ARRAY_SIZE(t->pages), &mm->pinned_vm);
 	return -EFAULT;
 }
 
@@ -195,7 +193,7 @@ static void async_timer_unpin(struct async_timer *t, bool written)
 		return;
 	unpin_user_pages_dirty_lock(t->pages, ARRAY_SIZE(t->pages), written);
 	t->pages[0] = NULL;
-	atomic_long_sub(ARRAY_SIZE(t->pages), &t->batch->user->locked_vm);
+	atomic64_sub(ARRAY_SIZE(t->pages), &t->batch->mm->pinned_vm);
 }
 
 /**
@@ -229,7 +227,6 @@ int async_setup_timers(struct async_batch *batch, bool audited)
 				 GFP_KERNEL_ACCOUNT);
 	if (!batch->timers)
 		return -ENOMEM;
-	batch->user = get_current_user();
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_timer *t = &batch->timers[n];
 
@@ -255,7 +252,6 @@ void async_free_timers(struct async_batch *batch)
 		return;
 	for (i = 0; i < batch->nr_timed; i++)
 		async_timer_unpin(&batch->timers[i], false);
-	free_uid(batch->user);
 	kvfree(batch->timers);
 }
 
