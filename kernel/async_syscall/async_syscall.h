@@ -300,7 +300,7 @@ int async_sleep_nanosleep(const u64 *args, struct async_sleep *sleep);
 int async_sleep_clock_nanosleep(const u64 *args, struct async_sleep *sleep);
 int async_setup_timers(struct async_batch *batch, bool audited);
 void async_free_timers(struct async_batch *batch);
-void async_sleep_prepare(struct async_batch *batch, struct async_req *req,
+bool async_sleep_prepare(struct async_batch *batch, struct async_req *req,
 			 const struct async_sleep *sleep);
 void async_arm_timers(struct async_batch *batch);
 bool async_timer_cancel(struct async_req *req, struct list_head *stopped);

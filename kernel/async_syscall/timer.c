@@ -273,14 +273,19 @@ static enum hrtimer_restart async_timer_fired(struct hrtimer *timer)
  *
  * The submitter reaches the entries in the order of their timers.  The
  * timer starts in async_arm_timers(), once the batch is queued.
+ *
+ * Return: false if @req has no timer, which cannot happen.
  */
-void async_sleep_prepare(struct async_batch *batch, struct async_req *req,
+bool async_sleep_prepare(struct async_batch *batch, struct async_req *req,
 			 const struct async_sleep *sleep)
 {
 	struct async_timer *t;
 
-	while (batch->timers[batch->next_timer].req != req)
+	while (batch->next_timer < batch->nr_timed &&
+	       batch->timers[batch->next_timer].req != req)
 		batch->next_timer++;
+	if (WARN_ON_ONCE(batch->next_timer == batch->nr_timed))
+		return false;
 	t = &batch->timers[batch->next_timer++];
 	/* As for a sleeping task: hard interrupt expiry for real time only. */
 	t->mode = sleep->mode;
@@ -294,6 +299,7 @@ void async_sleep_prepare(struct async_batch *batch, struct async_req *req,
 	req->timer = t;
 	req->state = ASYNC_REQ_TIMED;
 	batch->nr_armed++;
+	return true;
 }
 
 /* Starts the timers async_sleep_prepare() made ready. */

@@ -653,7 +653,8 @@ static bool async_issue_inline(struct async_batch *batch,
 		if (WARN_ON_ONCE(ret == -EAGAIN))
 			return false;
 		if (!ret) {
-			async_sleep_prepare(batch, req, &sleep);
+			if (!async_sleep_prepare(batch, req, &sleep))
+				return false;
 			arch_async_trace_inline(nr, args, NULL);
 			return true;
 		}
