@@ -245,10 +245,11 @@ void async_batch_put(struct async_batch *batch)
 {
 	if (!refcount_dec_and_test(&batch->refs))
 		return;
+	/* Unpinning counts in the mm: before it may go. */
+	async_free_timers(batch);
 	put_cred(batch->cred);
 	mmdrop(batch->mm);
 	seccomp_filter_put(batch->seccomp);
-	async_free_timers(batch);
 	kvfree(batch);
 }
 
