@@ -295,6 +295,8 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 void async_complete(struct async_batch *batch, struct async_req *req,
 		    long res);
 void async_chain_done(struct async_batch *batch, struct async_req *first);
+void async_trace_ended(struct async_batch *batch, struct async_req *req,
+		       long res);
 
 int async_sleep_nanosleep(const u64 *args, struct async_sleep *sleep);
 int async_sleep_clock_nanosleep(const u64 *args, struct async_sleep *sleep);

@@ -35,7 +35,6 @@
 #include <linux/workqueue.h>
 
 #include "async_syscall.h"
-#include <trace/events/async_syscall.h>
 
 /**
  * struct async_timer - the hrtimer of a sleep that holds no thread
@@ -383,11 +382,7 @@ static void async_timer_done(struct async_timer *t, long res)
 	if (wake && current->mm == batch->mm)
 		do_futex(&async_timer_uentry(t)->done, FUTEX_WAKE_PRIVATE,
 			 INT_MAX, NULL, NULL, 0, 0);
-	if (trace_async_syscall_complete_enabled())
-		trace_async_syscall_complete(req - batch->reqs,
-					     async_req_nr(req), res,
-					     ktime_get_ns() - batch->submit_ns,
-					     0, false);
+	async_trace_ended(batch, req, res);
 	/* May free the batch, and @t with it. */
 	async_chain_done(batch, req);
 }

@@ -806,6 +806,17 @@ int async_run_inline(struct async_batch *batch, bool audited,
 	return nr_punted;
 }
 
+/* Reports an entry that ended without running on a worker or inline. */
+void async_trace_ended(struct async_batch *batch, struct async_req *req,
+		       long res)
+{
+	if (trace_async_syscall_complete_enabled())
+		trace_async_syscall_complete(req - batch->reqs,
+					     async_req_nr(req), res,
+					     ktime_get_ns() - batch->submit_ns,
+					     0, false);
+}
+
 static void async_cancel_chain(struct async_batch *batch,
 			       struct async_req *first, long res)
 {
@@ -815,11 +826,7 @@ static void async_cancel_chain(struct async_batch *batch,
 		struct async_req *req = first + i;
 
 		async_complete(batch, req, res);
-		if (trace_async_syscall_complete_enabled())
-			trace_async_syscall_complete(req - batch->reqs,
-						     async_req_nr(req), res,
-						     ktime_get_ns() - batch->submit_ns,
-						     0, false);
+		async_trace_ended(batch, req, res);
 	}
 	async_chain_done(batch, first);
 }

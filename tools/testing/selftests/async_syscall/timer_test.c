@@ -40,6 +40,14 @@ static void prep_clock_nanosleep(struct async_syscall *e, clockid_t clock,
 		   async_ptr(rem), 0, 0);
 }
 
+/* Runs @fn(@arg) in a new process, which must exit with status 0. */
+#define ASSERT_CHILD_PASSES(fn, arg) do { \
+	int __status; \
+	\
+	ASSERT_EQ(0, run_child(fn, arg, &__status, NULL)); \
+	ASSERT_EQ(0, __status); \
+} while (0)
+
 /* Shared with forked children: they submit, the parent checks. */
 FIXTURE(sleeps) {
 	struct async_syscall *e;
@@ -78,10 +86,7 @@ static int sleep_without_workers(void *arg)
 /* In a new process, which has no worker yet. */
 TEST_F(sleeps, hold_no_thread)
 {
-	int status;
-
-	ASSERT_EQ(0, run_child(sleep_without_workers, self->e, &status, NULL));
-	ASSERT_EQ(0, status);
+	ASSERT_CHILD_PASSES(sleep_without_workers, self->e);
 }
 
 TEST_F(sleeps, submit_wait_covers_them)
@@ -286,10 +291,7 @@ static int sleep_in_file_mapping(void *arg)
  */
 TEST_F(sleeps, file_mapping)
 {
-	int status;
-
-	ASSERT_EQ(0, run_child(sleep_in_file_mapping, NULL, &status, NULL));
-	ASSERT_EQ(0, status);
+	ASSERT_CHILD_PASSES(sleep_in_file_mapping, NULL);
 }
 
 static int sleep_without_memlock(void *arg)
@@ -309,10 +311,7 @@ static int sleep_without_memlock(void *arg)
 /* Pinned words count against RLIMIT_MEMLOCK: beyond it, a worker sleeps. */
 TEST_F(sleeps, memlock_limit)
 {
-	int status;
-
-	ASSERT_EQ(0, run_child(sleep_without_memlock, self->e, &status, NULL));
-	ASSERT_EQ(0, status);
+	ASSERT_CHILD_PASSES(sleep_without_memlock, self->e);
 }
 
 /*
