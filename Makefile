@@ -13,6 +13,8 @@
 #   make fuzz-long       the long fuzz runs: 1M normal, 200k debug (not in CI)
 #   make check           static checks: checkpatch, kernel-doc, sparse, man page
 #   make series          the upstream patch series, each patch checked and built
+#   SERIES_BUILD=objects with make series: compile each patch's changed
+#                        sources instead of building the kernel (CI)
 #   DEBUG=1              use the debug kernel (KASAN, lockdep, kmemleak, ...)
 #   KERNEL_SRC=/path     use your own 6.12 tree as the base
 

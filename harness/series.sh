@@ -14,6 +14,14 @@ WT=$OUT/linux		# ../linux seen from $OUT/obj, as from $OBJ: ccache hits
 SOBJ=$OUT/obj
 PATCHDIR=$OUT/patches
 ENTRY="ASYNC SYSTEM CALLS"
+# SERIES_BUILD=objects (CI): for each patch compile, on x86_64, the kernel
+# sources the series has changed so far, not the whole kernel: the final
+# tree is the one the test kernels build, on both arches.
+SERIES_BUILD=${SERIES_BUILD:-kernel}
+case $SERIES_BUILD in
+kernel|objects) ;;
+*) fail "series" "" "SERIES_BUILD must be kernel or objects, not \"$SERIES_BUILD\"" ;;
+esac
 
 "$HARNESS/prepare-tree.sh"
 ARCH=arm64 "$HARNESS/deps.sh"
@@ -86,37 +94,116 @@ man_page_patch()
 		--cc=linux-api@vger.kernel.org -o "$PATCHDIR/man-pages"
 }
 
-# build_kernel OBJ EXECUTOR FRAGMENT...: build the checked-out commit for
-# $ARCH in OBJ, tinyconfig + FRAGMENTs; CONFIG_ASYNC_SYSCALL must be set
-# once the arch's EXECUTOR file exists.
-build_kernel()
+# configure OBJ EXECUTOR FRAGMENT...: configure the checked-out commit for
+# $ARCH in OBJ, tinyconfig + FRAGMENTs, unless OBJ is configured already
+# with these FRAGMENTs and no Kconfig file changed since; once the arch's
+# EXECUTOR file exists, CONFIG_ASYNC_SYSCALL must be set.
+configure()
 {
-	local obj=$1 executor=$2
+	local obj=$1 executor=$2 frags last
 
 	shift 2
-	kconfigure "$WT" "$obj" "$@" &&
-		kmake "$WT" "$obj" "$(basename "$KIMAGE")" || return
+	frags=$(cat "$@" | sha1sum | cut -c1-12)
+	last=$(cat "$obj/.series-config" 2>/dev/null) || last=
+	if [ "${last#* }" != "$frags" ] ||
+	   ! git -C "$WT" diff --quiet "${last%% *}" HEAD -- '*Kconfig*' 2>/dev/null; then
+		rm -f "$obj/.series-config"
+		kconfigure "$WT" "$obj" "$@" || return
+		echo "$(git -C "$WT" rev-parse HEAD) $frags" >"$obj/.series-config"
+	fi
 	[ -e "$WT/$executor" ] || return 0
 	grep -qx CONFIG_ASYNC_SYSCALL=y "$obj/.config" ||
 		{ echo "CONFIG_ASYNC_SYSCALL is not set for $ARCH"; return 1; }
+}
+
+# builds_source OBJ PATH: whether the .config in OBJ builds PATH, a kernel
+# source or a directory: each kbuild file on its way down, from a top
+# directory or arch/*/, lists it under obj-y or subdir-y, or under an
+# obj-$(CONFIG_*) or subdir-$(CONFIG_*) that is set.
+builds_source()
+{
+	local obj=$1 path=$2 dir item kbuild set
+
+	while [[ $path == */* && ! $path =~ ^arch/[^/]+$ ]]; do
+		dir=${path%/*}
+		item=${path##*/}
+		[[ $item == *.c ]] && item=${item%.c}.o
+		kbuild=$WT/$dir/Makefile
+		[ -e "$WT/$dir/Kbuild" ] && kbuild=$WT/$dir/Kbuild
+		set=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$kbuild" |
+		      awk -v item="$item" '$1 ~ /^(obj|subdir)-/ {
+				for (i = 2; i <= NF; i++)
+					if ($i == item || $i == item "/") { print $1; exit }
+			}')
+		set=${set#*-}
+		case $set in
+		y) ;;
+		'$(CONFIG_'*)
+			set=${set#'$('}
+			grep -qx "${set%)}=y" "$obj/.config" || return 1 ;;
+		*) return 1 ;;
+		esac
+		path=$dir
+	done
+}
+
+# changes_outside PREFIX...: whether the checked-out commit changes a path
+# that starts with none of the PREFIXes.
+changes_outside()
+{
+	local prefix patterns=()
+
+	for prefix; do
+		patterns+=(-e "^$prefix")
+	done
+	git -C "$WT" diff --name-only HEAD~ HEAD | grep -qv "${patterns[@]}"
+}
+
+# build OBJ EXECUTOR FRAGMENT...: configure the checked-out commit and build
+# it: the whole kernel, or with SERIES_BUILD=objects only the UAPI headers,
+# each kernel source the series has added or changed so far and each
+# sample directory it has changed, those this config builds.
+build()
+{
+	local obj=$1 f goals=()
+
+	configure "$@" || return
+	if [ "$SERIES_BUILD" != objects ]; then
+		kmake "$WT" "$obj" "$(basename "$KIMAGE")"
+		return
+	fi
+	while read -r f; do
+		[[ $f == arch/* && $f != arch/${ARCH%_64}/* ]] && continue
+		[[ $f == samples/*/*.c ]] && f=$(cut -d/ -f1-2 <<<"$f")
+		builds_source "$obj" "$f" || continue
+		[[ $f == *.c ]] && goals+=("${f%.c}.o") || goals+=("$f/")
+	done < <(git -C "$WT" diff --name-only --diff-filter=AM base HEAD -- '*.c' |
+		 grep -v -e '^tools/' -e '^scripts/' -e '^Documentation/' | sort -u)
+	mapfile -t goals < <(printf '%s\n' "${goals[@]}" | sort -u)
+	echo "compiling: ${goals[*]}"
+	kmake "$WT" "$obj" headers "${goals[@]}"
 }
 
 # Build the checked-out commit on x86_64, then the selftests once they
 # exist.  From the arm64 wiring on, a commit that changes the kernel also
 # builds on arm64, with the test kernel's config: only patches from that
 # one on build there, and they mostly find the test kernel's objects in
-# ccache.
+# ccache.  SERIES_BUILD=objects leaves arm64 to its test kernel, which
+# builds the final tree, and skips commits that change no kernel file.
 build_commit()
 {
-	build_kernel "$SOBJ" arch/x86/entry/async_syscall.c \
-		"$HARNESS/config/series.config" || return
-	if [ -e "$WT/arch/arm64/kernel/async_syscall.c" ] &&
-	   git -C "$WT" diff --name-only HEAD~ HEAD |
-	   grep -qv -e '^tools/' -e '^samples/' -e '^Documentation/' -e '^MAINTAINERS$'; then
+	if [ "$SERIES_BUILD" != objects ] ||
+	   changes_outside tools/ Documentation/ MAINTAINERS; then
+		build "$SOBJ" arch/x86/entry/async_syscall.c \
+			"$HARNESS/config/series.config" || return
+	fi
+	if [ "$SERIES_BUILD" != objects ] &&
+	   [ -e "$WT/arch/arm64/kernel/async_syscall.c" ] &&
+	   changes_outside tools/ samples/ Documentation/ MAINTAINERS; then
 		(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 		 KIMAGE=arch/arm64/boot/Image
-		 build_kernel "$SOBJ-arm64" arch/arm64/kernel/async_syscall.c \
-			$(kernel_fragments)) || return
+		 build "$SOBJ-arm64" arch/arm64/kernel/async_syscall.c $(kernel_fragments)) ||
+			return
 	fi
 	[ -d "$WT/tools/testing/selftests/async_syscall" ] || return 0
 	make_selftests "$WT" "$SOBJ/selftests" "$SOBJ/usr/include"
@@ -141,9 +228,11 @@ step "commit and format the series" "$LOGS/series.log" make_commits
 mapfile -t commits < <(git -C "$WT" rev-list --reverse base..series)
 mapfile -t patches < <(ls "$PATCHDIR"/*.patch | tail -n +2)
 n=${#commits[@]}
+built="built on its own"
+[ "$SERIES_BUILD" = objects ] && built="its changed sources compiled"
 for ((i = 0; i < n; i++)); do
 	git -C "$WT" checkout -q "${commits[i]}"
-	step "patch $((i + 1))/$n: build it on its own" "$LOGS/series-build-$((i + 1)).log" build_commit
+	step "patch $((i + 1))/$n: $built" "$LOGS/series-build-$((i + 1)).log" build_commit
 done
 git -C "$WT" checkout -q series
 
@@ -164,7 +253,7 @@ for p in "${patches[@]}"; do
 		"$(count ' CHECK$' "$left")" "$allowed")")
 	[ -z "$left" ] || { printf '%s\n' "$left" | sed "s|^|    $(basename "$p"): |" >&2; bad=1; }
 done
-say "checkpatch --strict on each patch (allowed: harness/checkpatch-allowed); each built on its own:"
+say "checkpatch --strict on each patch (allowed: harness/checkpatch-allowed); each $built:"
 printf '%s\n' "${summary[@]}" >&2
 [ "$bad" = 0 ] || fail "checkpatch" "" "findings in the series above"
 say "series: ${PATCHDIR#"$REPO"/}/ ($n patches and a cover letter), the man page in ${PATCHDIR#"$REPO"/}/man-pages/"
