@@ -23,6 +23,7 @@
  */
 
 #include <linux/async_syscall.h>
+#include <linux/capability.h>
 #include <linux/futex.h>
 #include <linux/highmem.h>
 #include <linux/hrtimer.h>
@@ -46,7 +47,9 @@
  * @req: The entry.
  * @rem: Where the time left goes if the sleep is interrupted, or NULL.
  * @mode: %HRTIMER_MODE_REL or %HRTIMER_MODE_ABS.
- * @pages: The pinned pages of the entry's result and done word.
+ * @pages: The pinned pages of the entry's result and done word: the same
+ *	page twice when their addresses share one.
+ * @nr_pinned: How many of @pages are pinned and counted: 1 or 2.
  */
 struct async_timer {
 	struct hrtimer		timer;
@@ -57,6 +60,7 @@ struct async_timer {
 	void __user		*rem;
 	enum hrtimer_mode	mode;
 	struct page		*pages[2];
+	unsigned int		nr_pinned;
 };
 
 /* The clocks whose sleeps are common_nsleep() or common_nsleep_timens(). */
@@ -147,41 +151,53 @@ static struct async_syscall __user *async_timer_uentry(struct async_timer *t)
 }
 
 /*
- * Long-term pins count in the mm's pinned_vm, under RLIMIT_MEMLOCK, as
- * the RDMA core's do.
+ * Long-term pins count in the mm's pinned_vm, under RLIMIT_MEMLOCK unless
+ * the submitter has CAP_IPC_LOCK, as the RDMA core's do.  *@ipc_lock is
+ * -1 until the capability is asked for, once per call.
  */
-static int async_account_pinned(struct mm_struct *mm, long nr_pages)
+static int async_account_pinned(struct mm_struct *mm, long nr_pages,
+				int *ipc_lock)
 {
 	u64 limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
 
-	if (atomic64_add_return(nr_pages, &mm->pinned_vm) > limit) {
-		atomic64_sub(nr_pages, &mm->pinned_vm);
-		return -ENOMEM;
-	}
-	return 0;
+	if (atomic64_add_return(nr_pages, &mm->pinned_vm) <= limit)
+		return 0;
+	if (*ipc_lock < 0)
+		*ipc_lock = capable(CAP_IPC_LOCK);
+	if (*ipc_lock)
+		return 0;
+	atomic64_sub(nr_pages, &mm->pinned_vm);
+	return -ENOMEM;
 }
 
-/* Pins the pages of the result and the done word of @t's entry. */
-static int async_timer_pin(struct async_timer *t)
+/* Pins the page or pages of the result and the done word of @t's entry. */
+static int async_timer_pin(struct async_timer *t, int *ipc_lock)
 {
 	struct async_syscall __user *ue = async_timer_uentry(t);
+	unsigned long result = (unsigned long)&ue->result;
+	unsigned long done = (unsigned long)&ue->done;
 	unsigned int gup = FOLL_WRITE | FOLL_LONGTERM;
 	struct mm_struct *mm = t->batch->mm;
+	long nr_pages = 2;
 
-	if (async_account_pinned(mm, ARRAY_SIZE(t->pages)))
+	/* By address: two mappings of one page are two pins. */
+	if (PAGE_ALIGN_DOWN(result) == PAGE_ALIGN_DOWN(done))
+		nr_pages = 1;
+	if (async_account_pinned(mm, nr_pages, ipc_lock))
 		return -ENOMEM;
-	if (pin_user_pages_fast((unsigned long)&ue->result, 1, gup,
-				&t->pages[0]) != 1)
+	if (pin_user_pages_fast(result, 1, gup, &t->pages[0]) != 1)
 		goto unaccount;
-	if (pin_user_pages_fast((unsigned long)&ue->done, 1, gup,
-				&t->pages[1]) != 1) {
+	t->pages[1] = t->pages[0];
+	if (nr_pages == 2 &&
+	    pin_user_pages_fast(done, 1, gup, &t->pages[1]) != 1) {
 		unpin_user_page(t->pages[0]);
 		goto unaccount;
 	}
+	t->nr_pinned = nr_pages;
 	return 0;
 unaccount:
 	t->pages[0] = NULL;
-	atomic64_sub(ARRAY_SIZE(t->pages), &mm->pinned_vm);
+	atomic64_sub(nr_pages, &mm->pinned_vm);
 	return -EFAULT;
 }
 
@@ -190,9 +206,9 @@ static void async_timer_unpin(struct async_timer *t, bool written)
 {
 	if (!t->pages[0])
 		return;
-	unpin_user_pages_dirty_lock(t->pages, ARRAY_SIZE(t->pages), written);
+	unpin_user_pages_dirty_lock(t->pages, t->nr_pinned, written);
 	t->pages[0] = NULL;
-	atomic64_sub(ARRAY_SIZE(t->pages), &t->batch->mm->pinned_vm);
+	atomic64_sub(t->nr_pinned, &t->batch->mm->pinned_vm);
 }
 
 /**
@@ -203,14 +219,15 @@ static void async_timer_unpin(struct async_timer *t, bool written)
  *
  * Each entry that may sleep on a timer gets the next &struct async_timer,
  * with the pages of its words pinned, and %ASYNC_REQ_TIMER.  One whose
- * pages cannot be pinned for long, or beyond RLIMIT_MEMLOCK, sleeps on a
- * worker.
+ * pages cannot be pinned for long, or beyond RLIMIT_MEMLOCK without
+ * CAP_IPC_LOCK, sleeps on a worker.
  *
  * Return: 1 if some entry may need a worker, 0 if none does, or -ENOMEM.
  */
 int async_setup_timers(struct async_batch *batch, bool audited)
 {
 	unsigned int i, n = 0, nr_chains = 0;
+	int ipc_lock = -1;
 
 	batch->nr_timed = 0;
 	batch->next_timer = 0;
@@ -234,7 +251,7 @@ int async_setup_timers(struct async_batch *batch, bool audited)
 		t->batch = batch;
 		t->req = &batch->reqs[i];
 		/* Not pinned: a worker runs the real call. */
-		if (async_timer_pin(t))
+		if (async_timer_pin(t, &ipc_lock))
 			continue;
 		t->req->flags |= ASYNC_REQ_TIMER;
 		n++;

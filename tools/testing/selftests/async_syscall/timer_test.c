@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stddef.h>
+#include <linux/capability.h>
 #include <linux/magic.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -27,6 +29,8 @@
 #include "async_test.h"
 
 #define NSLEEPS		16
+/* A child's exit status: what it needs is missing. */
+#define SKIP_STATUS	4
 #define NAP_MS		50
 
 static const struct timespec nap = { 0, NAP_MS * NSEC_PER_MSEC };
@@ -294,11 +298,101 @@ TEST_F(sleeps, file_mapping)
 	ASSERT_CHILD_PASSES(sleep_in_file_mapping, NULL);
 }
 
+/* The pages this process has pinned (VmPin), in kB, or -1. */
+static long vm_pin_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f;
+
+	f = fopen("/proc/self/status", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/* Drops @cap from the calling thread's effective set. */
+static int drop_effective_cap(int cap)
+{
+	struct __user_cap_header_struct head = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &head, data))
+		return -1;
+	data[CAP_TO_INDEX(cap)].effective &= ~CAP_TO_MASK(cap);
+	return syscall(SYS_capset, &head, data);
+}
+
+/*
+ * Submits a sleep in @e and cancels it: VmPin must grow by @pages pages
+ * while it is armed, and come back.  0, or the line that failed.
+ */
+static int pins_while_armed(struct async_syscall *e, long pages)
+{
+	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	long before = vm_pin_kb();
+
+	async_prep_nanosleep(e, &long_nap);
+	if (before < 0 || async_submit(e, 1, 0) != 1)
+		return __LINE__;
+	if (vm_pin_kb() != before + pages * page_kb)
+		return __LINE__;
+	if (async_cancel(e, 1) != 1 || wait_done(e, WAIT_TIMEOUT_S) ||
+	    e->result != -EINTR)
+		return __LINE__;
+	return vm_pin_kb() == before ? 0 : __LINE__;
+}
+
+/*
+ * An armed sleep pins the page of its result and done word, counted in
+ * VmPin, until it completes: one page, or two for an entry that
+ * straddles a page boundary, even when both are mappings of one page.
+ */
+TEST(pins_the_page_of_its_words)
+{
+	size_t done_end = offsetof(struct async_syscall, result);
+	long page = sysconf(_SC_PAGESIZE);
+	struct rlimit memlock;
+	char *map;
+	int fd;
+
+	ASSERT_EQ(0, getrlimit(RLIMIT_MEMLOCK, &memlock));
+	if (memlock.rlim_cur < 4 * page)
+		SKIP(return, "RLIMIT_MEMLOCK below 4 pages");
+	/* done ends the first page, result starts the second. */
+	ASSERT_EQ(done_end, offsetof(struct async_syscall, done) + 4);
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	EXPECT_EQ(0, pins_while_armed((void *)map, 1));
+	EXPECT_EQ(0, pins_while_armed((void *)(map + page - done_end), 2));
+
+	/* The same memfd page at both addresses: still two pins. */
+	fd = memfd_create("async", 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ftruncate(fd, page));
+	ASSERT_NE(MAP_FAILED, mmap(map, page, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_FIXED, fd, 0));
+	ASSERT_NE(MAP_FAILED, mmap(map + page, page, PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_FIXED, fd, 0));
+	EXPECT_EQ(0, pins_while_armed((void *)(map + page - done_end), 2));
+	EXPECT_EQ(0, count_workers());
+	close(fd);
+	munmap(map, 2 * page);
+}
+
 static int sleep_without_memlock(void *arg)
 {
 	struct rlimit none = { 0, 0 };
 	struct async_syscall *e = arg;
 
+	CHILD_ASSERT(drop_effective_cap(CAP_IPC_LOCK) == 0);
 	CHILD_ASSERT(setrlimit(RLIMIT_MEMLOCK, &none) == 0);
 	async_prep_nanosleep(e, &nap);
 	CHILD_ASSERT(async_submit(e, 1, 0) == 1);
@@ -312,6 +406,40 @@ static int sleep_without_memlock(void *arg)
 TEST_F(sleeps, memlock_limit)
 {
 	ASSERT_CHILD_PASSES(sleep_without_memlock, self->e);
+}
+
+static int sleep_beyond_memlock(void *arg)
+{
+	long page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	struct rlimit none = { 0, 0 };
+	struct async_syscall *e = arg;
+
+	CHILD_ASSERT(setrlimit(RLIMIT_MEMLOCK, &none) == 0);
+	/* The kernel's own check of the capability, in its namespace. */
+	if (mlock(e, 1))
+		return SKIP_STATUS;
+	CHILD_ASSERT(munlock(e, 1) == 0);
+	async_prep_nanosleep(e, &long_nap);
+	CHILD_ASSERT(async_submit(e, 1, 0) == 1);
+	/* On a timer, and counted all the same. */
+	CHILD_ASSERT(vm_pin_kb() == page_kb);
+	CHILD_ASSERT(async_cancel(e, 1) == 1);
+	CHILD_ASSERT(wait_done(e, WAIT_TIMEOUT_S) == 0);
+	CHILD_ASSERT(e->result == -EINTR);
+	CHILD_ASSERT(vm_pin_kb() == 0);
+	CHILD_ASSERT(count_workers() == 0);
+	return 0;
+}
+
+/* With CAP_IPC_LOCK, as for mlock(), RLIMIT_MEMLOCK does not apply. */
+TEST_F(sleeps, memlock_limit_ipc_lock)
+{
+	int status;
+
+	ASSERT_EQ(0, run_child(sleep_beyond_memlock, self->e, &status, NULL));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == SKIP_STATUS)
+		SKIP(return, "mlock() beyond RLIMIT_MEMLOCK fails: no CAP_IPC_LOCK");
+	ASSERT_EQ(0, status);
 }
 
 /*
