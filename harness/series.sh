@@ -106,7 +106,8 @@ configure()
 	frags=$(cat "$@" | sha1sum | cut -c1-12)
 	last=$(cat "$obj/.series-config" 2>/dev/null) || last=
 	if [ "${last#* }" != "$frags" ] ||
-	   ! git -C "$WT" diff --quiet "${last%% *}" HEAD -- '*Kconfig*' 2>/dev/null; then
+	   ! git -C "$WT" diff --quiet "${last%% *}" HEAD -- '*Kconfig*' \
+		'kernel/configs/' 'arch/*/configs/tiny.config' 'scripts/kconfig/' 2>/dev/null; then
 		rm -f "$obj/.series-config"
 		kconfigure "$WT" "$obj" "$@" || return
 		echo "$(git -C "$WT" rev-parse HEAD) $frags" >"$obj/.series-config"
@@ -117,32 +118,39 @@ configure()
 }
 
 # builds_source OBJ PATH: whether the .config in OBJ builds PATH, a kernel
-# source or a directory: each kbuild file on its way down, from a top
-# directory or arch/*/, lists it under obj-y or subdir-y, or under an
-# obj-$(CONFIG_*) or subdir-$(CONFIG_*) that is set.
+# source or a directory: each kbuild file on its way down, from the top
+# Kbuild or arch/*/, lists it under obj-y or subdir-y, or under an
+# obj-$(CONFIG_*) or subdir-$(CONFIG_*) that is set.  Lists under ifdef
+# count as unconditional, and a source listed otherwise (a composite
+# object, lib-y, a name with a variable) as not built.
 builds_source()
 {
-	local obj=$1 path=$2 dir item kbuild set
+	local obj=$1 path=$2 dir item kbuild set sets
 
-	while [[ $path == */* && ! $path =~ ^arch/[^/]+$ ]]; do
-		dir=${path%/*}
+	while [[ ! $path =~ ^arch/[^/]+$ ]]; do
+		dir=.
+		[[ $path == */* ]] && dir=${path%/*}
 		item=${path##*/}
-		[[ $item == *.c ]] && item=${item%.c}.o
+		[[ $item == *.[cS] ]] && item=${item%.?}.o
 		kbuild=$WT/$dir/Makefile
 		[ -e "$WT/$dir/Kbuild" ] && kbuild=$WT/$dir/Kbuild
-		set=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$kbuild" |
-		      awk -v item="$item" '$1 ~ /^(obj|subdir)-/ {
+		[ -e "$kbuild" ] || return 1
+		sets=$(sed -e ':a' -e '/\\$/{N;s/\\\n/ /;ba' -e '}' "$kbuild" |
+		       awk -v item="$item" '$1 ~ /^(obj|subdir)-/ {
 				for (i = 2; i <= NF; i++)
-					if ($i == item || $i == item "/") { print $1; exit }
+					if ($i == item || $i == item "/") print $1
 			}')
-		set=${set#*-}
-		case $set in
-		y) ;;
-		'$(CONFIG_'*)
+		# A top directory that the top Kbuild does not list: lib/, for one.
+		[ "$dir" = . ] && [ -z "$sets" ] && return 0
+		while read -r set; do
+			set=${set#*-}
+			[ "$set" = y ] && break
 			set=${set#'$('}
-			grep -qx "${set%)}=y" "$obj/.config" || return 1 ;;
-		*) return 1 ;;
-		esac
+			[[ $set == CONFIG_*')' ]] && grep -qx "${set%)}=y" "$obj/.config" && break
+			set=
+		done <<<"$sets"
+		[ -n "$set" ] || return 1
+		[ "$dir" = . ] && return 0
 		path=$dir
 	done
 }
@@ -165,7 +173,7 @@ changes_outside()
 # sample directory it has changed, those this config builds.
 build()
 {
-	local obj=$1 f goals=()
+	local obj=$1 f goals=() skipped=()
 
 	configure "$@" || return
 	if [ "$SERIES_BUILD" != objects ]; then
@@ -174,14 +182,15 @@ build()
 	fi
 	while read -r f; do
 		[[ $f == arch/* && $f != arch/${ARCH%_64}/* ]] && continue
-		[[ $f == samples/*/*.c ]] && f=$(cut -d/ -f1-2 <<<"$f")
-		builds_source "$obj" "$f" || continue
-		[[ $f == *.c ]] && goals+=("${f%.c}.o") || goals+=("$f/")
-	done < <(git -C "$WT" diff --name-only --diff-filter=AM base HEAD -- '*.c' |
+		[[ $f == samples/*/* ]] && f=$(cut -d/ -f1-2 <<<"$f")
+		builds_source "$obj" "$f" || { skipped+=("$f"); continue; }
+		[[ $f == *.[cS] ]] && goals+=("${f%.?}.o") || goals+=("$f/")
+	done < <(git -C "$WT" diff --name-only --no-renames --diff-filter=AM base HEAD \
+			-- '*.c' '*.S' |
 		 grep -v -e '^tools/' -e '^scripts/' -e '^Documentation/' | sort -u)
-	mapfile -t goals < <(printf '%s\n' "${goals[@]}" | sort -u)
-	echo "compiling: ${goals[*]}"
-	kmake "$WT" "$obj" headers "${goals[@]}"
+	echo "not built by this config: ${skipped[*]-none}"
+	echo "compiling: ${goals[*]-nothing}"
+	kmake "$WT" "$obj" headers ${goals[@]+"${goals[@]}"}
 }
 
 # Build the checked-out commit on x86_64, then the selftests once they
