@@ -95,7 +95,9 @@ kmake()
 	shift 2
 	command -v ccache >/dev/null && cc=(CC="ccache ${CROSS_COMPILE}gcc")
 	# Relative paths let a fresh clone elsewhere hit the same cache.
-	CCACHE_BASEDIR=$BUILD make -C "$tree" O="$obj" ARCH="$ARCH" \
+	# Depend mode takes the headers from gcc's -MMD output: a miss costs
+	# one compile, not a compile and a second preprocessor run (+30 %).
+	CCACHE_BASEDIR=$BUILD CCACHE_DEPEND=1 make -C "$tree" O="$obj" ARCH="$ARCH" \
 		CROSS_COMPILE="$CROSS_COMPILE" -j"$JOBS" "${cc[@]}" "$@"
 }
 
