@@ -42,10 +42,10 @@ if [ "$(cat "$TREE/.git/async-base" 2>/dev/null)" != "$base_id" ]; then
 		"$LOGS/base.log" extract_base
 fi
 
-# Build the wanted content of every file we add or patch in $STAGE.
-STAGE=$BUILD/stage
-rm -rf "$STAGE"
-mkdir -p "$STAGE"
+# Build the wanted content of every file we add or patch in $STAGE, one
+# per run: CI runs make series beside the other targets.
+STAGE=$(mktemp -d "$BUILD/stage.XXXXXX")
+trap 'rm -rf "$STAGE"' EXIT
 cd "$REPO"
 for d in kernel include arch tools Documentation samples; do
 	[ -d "$d" ] && find "$d" -type f -exec cp --parents {} "$STAGE" \;
