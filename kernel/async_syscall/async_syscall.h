@@ -175,6 +175,13 @@ struct async_batch {
 	struct async_req		reqs[] __counted_by(nr);
 };
 
+/* Where @req completes: its entry in the submitter's array. */
+static inline struct async_syscall __user *
+async_req_uentry(const struct async_batch *batch, const struct async_req *req)
+{
+	return batch->uentries + (size_t)(req - batch->reqs) * batch->entry_size;
+}
+
 /**
  * struct async_ctx - per-process state, hung off &signal_struct
  * @lock: Protects the pools, their queues and workers, and @batches.
@@ -300,6 +307,9 @@ void async_trace_ended(struct async_batch *batch, struct async_req *req,
 
 int async_sleep_nanosleep(const u64 *args, struct async_sleep *sleep);
 int async_sleep_clock_nanosleep(const u64 *args, struct async_sleep *sleep);
+int async_done_op(u32 __user *done, int op, u32 oparg);
+bool async_req_timed(const struct async_req *req,
+		     const struct async_op_def *def);
 int async_setup_timers(struct async_batch *batch, bool audited);
 void async_free_timers(struct async_batch *batch);
 bool async_sleep_prepare(struct async_batch *batch, struct async_req *req,

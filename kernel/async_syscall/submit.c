@@ -31,35 +31,38 @@ async_uentry(void __user *uentries, unsigned int index, size_t size)
 
 /*
  * @chain_start is the index of the first entry of the chain @index is in;
- * references must stay inside [chain_start, index).
+ * references must stay inside [chain_start, index).  Returns the entry's
+ * operation.
  */
-static int async_check_entry(const struct async_syscall *e, unsigned int index,
-			     unsigned int chain_start, unsigned int nr)
+static const struct async_op_def *
+async_check_entry(const struct async_syscall *e, unsigned int index,
+		  unsigned int chain_start, unsigned int nr)
 {
 	const struct async_op_def *def;
 	unsigned long refs = e->arg_refs;
 	unsigned int n;
 
 	if (e->flags & ~ASYNC_SYSCALL_FLAGS)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	if ((e->flags & ASYNC_SYSCALL_LINK) && index == nr - 1)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	def = async_op_lookup(e->nr);
 	if (IS_ERR(def))
-		return PTR_ERR(def);
+		return def;
 	if (refs >> def->nargs)
-		return -EINVAL;
+		return ERR_PTR(-EINVAL);
 	for_each_set_bit(n, &refs, ASYNC_NR_ARGS) {
 		if (e->args[n] < chain_start || e->args[n] >= index)
-			return -EINVAL;
+			return ERR_PTR(-EINVAL);
 	}
-	return 0;
+	return def;
 }
 
 /* Copies entry @index of the user's array and checks it. */
-static int async_read_entry(struct async_syscall *e, void __user *uentries,
-			    unsigned int index, size_t size,
-			    unsigned int chain_start, unsigned int nr)
+static const struct async_op_def *
+async_read_entry(struct async_syscall *e, void __user *uentries,
+		 unsigned int index, size_t size, unsigned int chain_start,
+		 unsigned int nr)
 {
 	struct async_syscall __user *ue = async_uentry(uentries, index, size);
 	unsigned int n;
@@ -68,7 +71,7 @@ static int async_read_entry(struct async_syscall *e, void __user *uentries,
 	if (size == sizeof(*e)) {
 		/* The common case: the fields the kernel reads, one window. */
 		if (!user_read_access_begin(ue, sizeof(*e)))
-			return -EFAULT;
+			return ERR_PTR(-EFAULT);
 		unsafe_get_user(e->nr, &ue->nr, efault);
 		unsafe_get_user(e->flags, &ue->flags, efault);
 		for (n = 0; n < ASYNC_NR_ARGS; n++)
@@ -78,12 +81,12 @@ static int async_read_entry(struct async_syscall *e, void __user *uentries,
 	} else {
 		ret = copy_struct_from_user(e, sizeof(*e), ue, size);
 		if (ret)
-			return ret;
+			return ERR_PTR(ret);
 	}
 	return async_check_entry(e, index, chain_start, nr);
 efault:
 	user_read_access_end();
-	return -EFAULT;
+	return ERR_PTR(-EFAULT);
 }
 
 /* @nr was found by async_op_lookup(): a system call, or a known operation. */
@@ -106,7 +109,8 @@ long async_probe(void __user *uentries, unsigned int nr, size_t size)
 	int ret;
 
 	for (i = 0; i < nr; i++) {
-		ret = async_read_entry(&e, uentries, i, size, chain_start, nr);
+		ret = PTR_ERR_OR_ZERO(async_read_entry(&e, uentries, i, size,
+						       chain_start, nr));
 		if (ret == -EFAULT)
 			return ret;
 		if (put_user((s64)ret, &async_uentry(uentries, i, size)->result))
@@ -121,6 +125,7 @@ static struct async_batch *async_read_batch(void __user *uentries,
 					    unsigned int nr, size_t size)
 {
 	unsigned int i, chain_start = 0;
+	const struct async_op_def *def;
 	struct async_batch *batch;
 	struct async_syscall e;
 	int ret;
@@ -130,12 +135,14 @@ static struct async_batch *async_read_batch(void __user *uentries,
 	if (!batch)
 		return ERR_PTR(-ENOMEM);
 	batch->nr = nr;
+	batch->nr_timed = 0;
 
 	for (i = 0; i < nr; i++) {
 		struct async_req *req = &batch->reqs[i];
 
-		ret = async_read_entry(&e, uentries, i, size, chain_start, nr);
-		if (ret) {
+		def = async_read_entry(&e, uentries, i, size, chain_start, nr);
+		if (IS_ERR(def)) {
+			ret = PTR_ERR(def);
 			if (ret != -EFAULT)
 				async_report(uentries, i, size, ret);
 			goto fail;
@@ -148,6 +155,8 @@ static struct async_batch *async_read_batch(void __user *uentries,
 		memcpy(req->args, e.args, sizeof(req->args));
 		if (!(e.flags & ASYNC_SYSCALL_LINK)) {
 			batch->reqs[chain_start].chain_len = i - chain_start + 1;
+			/* Here: a batch without sleeps then needs no other pass. */
+			batch->nr_timed += async_req_timed(req, def);
 			chain_start = i + 1;
 		}
 	}
@@ -157,20 +166,24 @@ fail:
 	return ERR_PTR(ret);
 }
 
-/*
- * With %ASYNC_SUBMIT_WAKE_MARKED, a word a waiter has already marked
- * WAITING keeps its mark, or the waiter would sleep through the
- * completion: old & WAITING, atomically, so that no store races with a
- * waiter marking it.  The write also proves the word writable.
+/**
+ * async_done_op() - change a done word atomically
+ * @done: The word, in the submitter's memory; for a probe (an add of 0),
+ *	any aligned word of an entry.
+ * @op: %FUTEX_OP_ANDN or %FUTEX_OP_ADD.
+ * @oparg: Its argument.
+ *
+ * With %ASYNC_SUBMIT_WAKE_MARKED no store may race with a waiter marking
+ * the word, so every change is an atomic operation.
+ *
+ * Return: 0, -EFAULT, or -EINTR on a fatal signal.
  */
-static int async_reset_done_keep_mark(u32 __user *done)
+int async_done_op(u32 __user *done, int op, u32 oparg)
 {
 	int old, ret;
 
 	for (;;) {
-		ret = arch_futex_atomic_op_inuser(FUTEX_OP_ANDN,
-						  ~ASYNC_SYSCALL_WAITING, &old,
-						  done);
+		ret = arch_futex_atomic_op_inuser(op, oparg, &old, done);
 		if (ret != -EAGAIN)
 			return ret ? -EFAULT : 0;
 		/* Contended (arm64 gives up after a number of tries). */
@@ -180,36 +193,58 @@ static int async_reset_done_keep_mark(u32 __user *done)
 	}
 }
 
+/* Proves the page of @word writable, unless it is *@probed, the last one. */
+static int async_probe_page(u32 __user *word, unsigned long *probed)
+{
+	unsigned long page = (unsigned long)word & PAGE_MASK;
+	int ret;
+
+	if (page == *probed)
+		return 0;
+	/* Adding 0 atomically changes nothing, whatever a waiter does. */
+	ret = async_done_op(word, FUTEX_OP_ADD, 0);
+	if (!ret)
+		*probed = page;
+	return ret;
+}
+
 /*
  * Only once nothing can fail the call any more may the done words change.
- * This also proves the array writable before any entry runs.  Without
- * %ASYNC_SUBMIT_WAKE_MARKED every word is reset, as in ABI 1, where 2 was
- * as good as any other leftover value.
+ * This also proves the array's done words and results writable before any
+ * entry runs.  Without %ASYNC_SUBMIT_WAKE_MARKED every done word is reset,
+ * as in ABI 1, where 2 was as good as any other leftover value.  With it,
+ * only the words of the entries that leave the submitter are reset, by
+ * async_run_inline(); the completion of the others exchanges theirs
+ * anyway.  A result may start a page that holds no done word.
  */
 static int async_mark_pending(void __user *uentries, unsigned int nr,
-			      size_t size, bool keep_marks)
+			      size_t size, bool marked)
 {
 	struct async_syscall __user *ue;
+	unsigned long probed = 1;
 	unsigned int i;
+	int ret = 0;
 
-	if (keep_marks) {
-		for (i = 0; i < nr; i++) {
-			int ret;
-
-			ue = async_uentry(uentries, i, size);
-			ret = async_reset_done_keep_mark(&ue->done);
-			if (ret)
-				return ret;
-		}
-		return 0;
+	if (!marked) {
+		if (!user_write_access_begin(uentries, (size_t)nr * size))
+			return -EFAULT;
+		for (i = 0; i < nr; i++)
+			unsafe_put_user(ASYNC_SYSCALL_PENDING,
+					&async_uentry(uentries, i, size)->done,
+					efault);
+		user_write_access_end();
 	}
-	if (!user_write_access_begin(uentries, (size_t)nr * size))
-		return -EFAULT;
-	for (i = 0; i < nr; i++)
-		unsafe_put_user(ASYNC_SYSCALL_PENDING,
-				&async_uentry(uentries, i, size)->done, efault);
-	user_write_access_end();
-	return 0;
+	for (i = 0; i < nr && !ret; i++) {
+		ue = async_uentry(uentries, i, size);
+		if (marked)
+			ret = async_probe_page(&ue->done, &probed);
+		else
+			probed = (unsigned long)&ue->done & PAGE_MASK;
+		if (!ret)
+			ret = async_probe_page((u32 __user *)&ue->result,
+					       &probed);
+	}
+	return ret;
 efault:
 	user_write_access_end();
 	return -EFAULT;

@@ -126,28 +126,26 @@ int async_sleep_clock_nanosleep(const u64 *args, struct async_sleep *sleep)
 
 /**
  * async_req_timed() - whether an entry may sleep on a timer, not a worker
- * @req: The entry, as read from the user.
+ * @req: The first entry of a chain, as read from the user, with its chain
+ *	length set.
+ * @def: Its operation.
  *
  * Only an entry in a chain of its own: an entry after it would need a
  * thread anyway.  Reads no user memory.
  *
  * Return: true if it may.
  */
-static bool async_req_timed(const struct async_req *req)
+bool async_req_timed(const struct async_req *req,
+		     const struct async_op_def *def)
 {
-	const struct async_op_def *def = async_op_lookup(async_req_nr(req));
-
-	return req->chain_len == 1 && !IS_ERR(def) && def->sleep &&
+	return req->chain_len == 1 && def->sleep &&
 	       !(req->flags & ASYNC_SYSCALL_FORCE_ASYNC) &&
 	       !def->sleep(req->args, NULL);
 }
 
 static struct async_syscall __user *async_timer_uentry(struct async_timer *t)
 {
-	struct async_batch *batch = t->batch;
-
-	return batch->uentries +
-	       (size_t)(t->req - batch->reqs) * batch->entry_size;
+	return async_req_uentry(t->batch, t->req);
 }
 
 /*
@@ -213,7 +211,8 @@ static void async_timer_unpin(struct async_timer *t, bool written)
 
 /**
  * async_setup_timers() - make room for the sleeps that hold no thread
- * @batch: The batch, as read from the user.
+ * @batch: The batch, as read from the user, with @batch->nr_timed set to
+ *	the number of its entries that async_req_timed() accepts.
  * @audited: Whether audit collects records for the submitter, who then
  *	runs nothing itself.
  *
@@ -229,27 +228,26 @@ int async_setup_timers(struct async_batch *batch, bool audited)
 	unsigned int i, n = 0, nr_chains = 0;
 	int ipc_lock = -1;
 
-	batch->nr_timed = 0;
 	batch->next_timer = 0;
 	batch->nr_armed = 0;
 	batch->timers = NULL;
-	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
-		nr_chains++;
-		batch->nr_timed += !audited && async_req_timed(&batch->reqs[i]);
-	}
-	if (!batch->nr_timed)
+	if (audited || !batch->nr_timed) {
+		batch->nr_timed = 0;
 		return 1;
+	}
 	batch->timers = kvcalloc(batch->nr_timed, sizeof(*batch->timers),
 				 GFP_KERNEL_ACCOUNT);
 	if (!batch->timers)
 		return -ENOMEM;
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
+		struct async_req *req = &batch->reqs[i];
 		struct async_timer *t = &batch->timers[n];
 
-		if (!async_req_timed(&batch->reqs[i]))
+		nr_chains++;
+		if (!async_req_timed(req, async_op_lookup(async_req_nr(req))))
 			continue;
 		t->batch = batch;
-		t->req = &batch->reqs[i];
+		t->req = req;
 		/* Not pinned: a worker runs the real call. */
 		if (async_timer_pin(t, &ipc_lock))
 			continue;

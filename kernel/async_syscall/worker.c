@@ -306,7 +306,7 @@ void async_complete(struct async_batch *batch, struct async_req *req,
 
 	might_fault();
 	req->result = res;
-	ue = batch->uentries + (size_t)(req - batch->reqs) * batch->entry_size;
+	ue = async_req_uentry(batch, req);
 	if (!user_write_access_begin(ue, sizeof(*ue)))
 		return;
 	unsafe_put_user(res, &ue->result, efault);
@@ -676,6 +676,25 @@ done:
 }
 
 /*
+ * With %ASYNC_SUBMIT_WAKE_MARKED, async_submit() left the done words as
+ * they were: those of the @n entries from @req on, which leave the
+ * submitter, go back to PENDING before anything may complete them, and
+ * keep a waiter's mark.  async_submit() proved them writable: only a
+ * change of the mapping since then makes this fault, and leaves them be.
+ */
+static void async_mark_left(struct async_batch *batch, struct async_req *req,
+			    u32 n)
+{
+	u32 i;
+
+	if (!batch->wake_marked)
+		return;
+	for (i = 0; i < n; i++)
+		async_done_op(&async_req_uentry(batch, req + i)->done,
+			      FUTEX_OP_ANDN, ~ASYNC_SYSCALL_WAITING);
+}
+
+/*
  * Runs the entries of a chain that complete without blocking, in order,
  * in the submitting thread.  Returns the entry from which a worker must
  * take the chain over, or NULL when it is done.
@@ -698,13 +717,16 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
 			req->chain_len = first->chain_len - i;
 			if (failed)
 				req->flags |= ASYNC_REQ_CHAIN_FAILED;
+			async_mark_left(batch, req, req->chain_len);
 			return req;
 		}
 		if (*killed)
 			return req;
 		/* The only entry of its chain: its timer completes it. */
-		if (req->state == ASYNC_REQ_TIMED)
+		if (req->state == ASYNC_REQ_TIMED) {
+			async_mark_left(batch, req, 1);
 			return NULL;
+		}
 		if (res < 0)
 			failed = true;
 		req->state = ASYNC_REQ_DONE;
@@ -766,7 +788,8 @@ static bool async_chain_blocks(struct async_req *req)
  *	expected to block.
  *
  * The chains that must go to a worker are left queued from the entry to
- * resume them at, and @batch->next_chain is the first of them.
+ * resume them at, and @batch->next_chain is the first of them.  The done
+ * words of their entries, and of the sleeps, are PENDING again.
  *
  * Not while audit collects system call records for the submitter: its
  * record is async_submit()'s, so every entry goes to a worker, where each
@@ -788,8 +811,12 @@ int async_run_inline(struct async_batch *batch, bool audited,
 		struct async_req *first = &batch->reqs[i];
 
 		/* A dying submitter leaves the rest to be cancelled. */
-		next = !audited && !fatal_signal_pending(current) ?
-		       async_run_chain_inline(batch, first, &killed) : first;
+		if (!audited && !fatal_signal_pending(current)) {
+			next = async_run_chain_inline(batch, first, &killed);
+		} else {
+			next = first;
+			async_mark_left(batch, first, first->chain_len);
+		}
 		if (killed)
 			return -ECANCELED;
 		if (next) {

@@ -28,7 +28,8 @@
  * @arg_refs: Bitmap of the arguments, bits 0 to 5, taken from the results
  *	of earlier entries.
  * @done: Futex completion word.  async_submit() sets it to
- *	%ASYNC_SYSCALL_PENDING; the kernel writes @result, then stores
+ *	%ASYNC_SYSCALL_PENDING (with %ASYNC_SUBMIT_WAKE_MARKED, only if the
+ *	entry leaves the calling thread); the kernel writes @result, then stores
  *	%ASYNC_SYSCALL_DONE with release ordering and wakes the private futex
  *	(with %ASYNC_SUBMIT_WAKE_MARKED, only if a waiter stored
  *	%ASYNC_SYSCALL_WAITING).

@@ -221,6 +221,144 @@ TEST_F(completion, mark_before_submit_without_the_flag)
 			   ASYNC_SYSCALL_PENDING);
 }
 
+/*
+ * With the flag, the word of an entry that completes in the submitting
+ * thread is not reset first: it goes from the mark straight to DONE, and
+ * the waiter is woken.  The pipe holds data, so the read does not block.
+ */
+TEST_F(completion, mark_before_inline_completion)
+{
+	struct sleeper s = { .e = &self->e, .mark = true };
+	pthread_t thread;
+
+	ASSERT_EQ(2, write(self->p[1], "ok", 2));
+	self->e.done = ASYNC_SYSCALL_PENDING;
+	ASSERT_EQ(0, pthread_create(&thread, NULL, sleep_on_done, &s));
+	wait_until_asleep(_metadata, &s, SYS_futex);
+	ASSERT_EQ(1, async_submit(&self->e, 1, ASYNC_SUBMIT_WAKE_MARKED));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->e.done);
+	ASSERT_EQ(2, self->e.result);
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_EQ(0, s.ret) TH_LOG("wait: %s", strerror(s.ret));
+}
+
+/*
+ * Submit @n writes of one byte into the pipe @p, in an array of
+ * @pages pages whose page @ro is read-only: EFAULT, and no write may have
+ * run, though each would complete in the submitting thread.  Then again
+ * with every page writable: all run.
+ */
+static void ro_page_runs_nothing(struct __test_metadata *_metadata,
+				 const int *p, unsigned int pages, unsigned int ro,
+				 unsigned int n, unsigned int flags)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct async_syscall *e;
+	unsigned int i;
+	char c[256];
+
+	ASSERT_LE(n, sizeof(c));
+	e = mmap(NULL, pages * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, e);
+	for (i = 0; i < n; i++)
+		async_prep_write(&e[i], p[1], "x", 1);
+	ASSERT_EQ(0, mprotect((char *)e + ro * page, page, PROT_READ));
+	ASSERT_EQ(-1, async_submit(e, n, flags));
+	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(0, fcntl(p[0], F_SETFL, O_NONBLOCK));
+	ASSERT_EQ(-1, read(p[0], c, 1));
+	ASSERT_EQ(EAGAIN, errno);
+
+	ASSERT_EQ(0, mprotect(e, pages * page, PROT_READ | PROT_WRITE));
+	ASSERT_EQ(n, async_submit(e, n, ASYNC_SUBMIT_WAIT | flags));
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(1, e[i].result);
+	ASSERT_EQ(n, read(p[0], c, sizeof(c)));
+	ASSERT_EQ(0, munmap(e, pages * page));
+}
+
+/*
+ * With the flag the done words are not all written at submit, yet a
+ * read-only page in the middle of the array still runs nothing.
+ */
+TEST_F(completion, marked_read_only_page_runs_nothing)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	ro_page_runs_nothing(_metadata, self->p, 3, 1,
+			     3 * page / sizeof(struct async_syscall),
+			     ASYNC_SUBMIT_WAKE_MARKED);
+}
+
+/*
+ * An entry whose result alone starts a read-only page: its completion
+ * could not be written, so nothing runs, with the flag or without.
+ */
+TEST_F(completion, read_only_result_runs_nothing)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned int n = page / sizeof(struct async_syscall) + 1;
+
+	/* The layout this needs: the last done word ends the first page. */
+	ASSERT_EQ(page, (n - 1) * sizeof(struct async_syscall) +
+			offsetof(struct async_syscall, result));
+	ro_page_runs_nothing(_metadata, self->p, 2, 1, n, 0);
+	ro_page_runs_nothing(_metadata, self->p, 2, 1, n,
+			     ASYNC_SUBMIT_WAKE_MARKED);
+}
+
+/*
+ * With the flag, an entry that leaves the submitting thread has a
+ * leftover DONE reset before the call returns, whichever way it leaves:
+ * from the middle of a chain whose start ran inline, forced to a worker,
+ * or asleep on a timer.
+ */
+TEST_F(completion, marked_reset_from_mid_chain)
+{
+	struct async_syscall e[2];
+	char c[2];
+	int q[2];
+
+	ASSERT_EQ(0, pipe2(q, O_CLOEXEC));
+	ASSERT_EQ(2, write(self->p[1], "ok", 2));
+	async_prep_read(&e[0], self->p[0], c, 2);
+	e[0].flags |= ASYNC_SYSCALL_LINK;
+	async_prep_read(&e[1], q[0], c, 1);
+	e[0].done = ASYNC_SYSCALL_DONE;
+	e[1].done = ASYNC_SYSCALL_DONE;
+	ASSERT_EQ(2, async_submit(e, 2, ASYNC_SUBMIT_WAKE_MARKED));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, e[0].done);
+	ASSERT_EQ(2, e[0].result);
+	ASSERT_EQ(ASYNC_SYSCALL_PENDING, e[1].done);
+	ASSERT_EQ(1, write(q[1], "y", 1));
+	ASSERT_EQ(1, async_wait(&e[1], NULL));
+	close(q[0]);
+	close(q[1]);
+}
+
+TEST_F(completion, marked_reset_forced_to_worker)
+{
+	self->e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	self->e.done = ASYNC_SYSCALL_DONE;
+	ASSERT_EQ(1, async_submit(&self->e, 1, ASYNC_SUBMIT_WAKE_MARKED));
+	ASSERT_EQ(ASYNC_SYSCALL_PENDING, self->e.done);
+	ASSERT_EQ(2, write(self->p[1], "ok", 2));
+	ASSERT_EQ(2, async_wait(&self->e, NULL));
+}
+
+TEST_F(completion, marked_reset_on_timer)
+{
+	static const struct timespec ten_s = { 10, 0 };
+
+	async_prep_nanosleep(&self->e, &ten_s);
+	self->e.done = ASYNC_SYSCALL_DONE;
+	ASSERT_EQ(1, async_submit(&self->e, 1, ASYNC_SUBMIT_WAKE_MARKED));
+	ASSERT_EQ(ASYNC_SYSCALL_PENDING, self->e.done);
+	ASSERT_EQ(1, async_cancel(&self->e, 1));
+	ASSERT_EQ(-EINTR, async_wait(&self->e, NULL));
+}
+
 /* A leftover DONE is reset with the flag too. */
 TEST_F(completion, resubmit_resets_done)
 {
