@@ -331,7 +331,7 @@ END {
 	}
 	close(f)
 	for (i = 1; i <= 2; i++)
-		printf("P6, memory, %s entries per call: %s B per queued entry from MemAvailable, %s B from Slab.\n",
+		printf("P6, memory, %s entries per call: %s B per queued entry from MemAvailable, %s B from Slab (a batch past one page is not slab memory).\n",
 		       pc[i], num(get("P6", "entries=16000;per_call=" pc[i], "async", "kernel_bytes_per_entry")),
 		       num(get("P6", "entries=16000;per_call=" pc[i], "async", "slab_bytes_per_entry")))
 }

@@ -293,6 +293,7 @@ struct async_ctx *async_ctx_get(void);
 struct async_pool *async_pool_get(struct async_ctx *ctx);
 void async_pool_unpin(struct async_pool *pool);
 int async_pool_prepare(struct async_pool *pool);
+void async_batch_free(struct async_batch *batch);
 void async_batch_put(struct async_batch *batch);
 
 int async_run_inline(struct async_batch *batch, bool audited,

@@ -10,12 +10,16 @@
 #include <linux/bitmap.h>
 #include <linux/cred.h>
 #include <linux/err.h>
+#include <linux/gfp.h>
+#include <linux/kmemleak.h>
+#include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
 
 #include <asm/futex.h>
 
@@ -121,6 +125,45 @@ long async_probe(void __user *uentries, unsigned int nr, size_t size)
 	return 0;
 }
 
+/*
+ * kvmalloc() rounds a size past the largest kmalloc cache up to a power of
+ * two, so a batch just past one would waste nearly half its memory: whole
+ * pages instead.  Not zeroed: every field is set before the batch is used.
+ */
+static struct async_batch *async_batch_alloc(unsigned int nr)
+{
+	size_t size = struct_size_t(struct async_batch, reqs, nr);
+	const gfp_t gfp = GFP_KERNEL_ACCOUNT;
+	void *batch;
+
+	if (size <= KMALLOC_MAX_CACHE_SIZE)
+		return kmalloc(size, gfp);
+	batch = alloc_pages_exact(size, gfp | __GFP_NOWARN | __GFP_NORETRY);
+	if (!batch)
+		return __vmalloc(size, gfp);
+	/* Pages are not tracked: the timers are referenced from the batch. */
+	kmemleak_alloc(batch, size, 1, gfp);
+	return batch;
+}
+
+/**
+ * async_batch_free() - free a batch from async_batch_alloc()
+ * @batch: The batch, with @batch->nr set.
+ */
+void async_batch_free(struct async_batch *batch)
+{
+	size_t size = struct_size(batch, reqs, batch->nr);
+
+	if (size <= KMALLOC_MAX_CACHE_SIZE) {
+		kfree(batch);
+	} else if (is_vmalloc_addr(batch)) {
+		vfree(batch);
+	} else {
+		kmemleak_free(batch);
+		free_pages_exact(batch, size);
+	}
+}
+
 static struct async_batch *async_read_batch(void __user *uentries,
 					    unsigned int nr, size_t size)
 {
@@ -130,8 +173,7 @@ static struct async_batch *async_read_batch(void __user *uentries,
 	struct async_syscall e;
 	int ret;
 
-	/* Not zeroed: every field is set here or before the batch is used. */
-	batch = kvmalloc(struct_size(batch, reqs, nr), GFP_KERNEL_ACCOUNT);
+	batch = async_batch_alloc(nr);
 	if (!batch)
 		return ERR_PTR(-ENOMEM);
 	batch->nr = nr;
@@ -162,7 +204,7 @@ static struct async_batch *async_read_batch(void __user *uentries,
 	}
 	return batch;
 fail:
-	kvfree(batch);
+	async_batch_free(batch);
 	return ERR_PTR(ret);
 }
 
@@ -275,7 +317,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->timers = NULL;
 	pool = async_pool_get(ctx);
 	if (IS_ERR(pool)) {
-		kvfree(batch);
+		async_batch_free(batch);
 		return PTR_ERR(pool);
 	}
 
@@ -339,6 +381,6 @@ out_inflight:
 	atomic_sub(nr, &ctx->inflight);
 	async_pool_unpin(pool);
 	async_free_timers(batch);
-	kvfree(batch);
+	async_batch_free(batch);
 	return ret;
 }

@@ -250,7 +250,7 @@ void async_batch_put(struct async_batch *batch)
 	put_cred(batch->cred);
 	mmdrop(batch->mm);
 	seccomp_filter_put(batch->seccomp);
-	kvfree(batch);
+	async_batch_free(batch);
 }
 
 void async_chain_done(struct async_batch *batch, struct async_req *first)
@@ -1338,11 +1338,6 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 	return count;
 }
 
-/*
- * Whether a worker will take one more work without a new thread: an idle
- * one, or one on its way that no queued work has claimed.  Kernel work is
- * expected to block, so it never waits behind other work at the bound.
- */
 /*
  * Each kernel work gets a worker of its own: an idle one, or one created
  * for it.  A worker merely on its way might be a creation that fails,
