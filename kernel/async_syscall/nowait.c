@@ -211,52 +211,34 @@ long async_nowait_preadv2(const u64 *args)
 }
 
 /*
- * Opens only what is in the dentry cache, and only regular files and
- * directories: opening anything else can wait, or act (a FIFO's open
- * wakes the other end), so it is left to a worker.  The type is checked
- * by a cached lookup before the open; a file replaced in between is
- * caught after it, with O_NONBLOCK keeping its open from waiting.
+ * Opens only what is in the dentry cache, and only what opens without
+ * waiting (LOOKUP_OPEN_NOWAIT): regular files and directories of local
+ * filesystems.  Opening anything else can wait, or act (a FIFO's open
+ * wakes the other end), so it is left to a worker.
  */
 static long async_nowait_open(int dfd, const char __user *uname,
 			      const struct open_how *how)
 {
-	unsigned int follow = how->flags & O_NOFOLLOW ? 0 : LOOKUP_FOLLOW;
 	struct open_flags op;
 	struct filename *name;
 	struct file *file;
-	struct path path;
-	bool plain;
 	int fd;
 
 	if (how->flags & (O_CREAT | O_TRUNC | __O_TMPFILE))
 		return -EAGAIN;
 	if (build_open_flags(how, &op))
 		return -EAGAIN;
-	op.lookup_flags |= LOOKUP_CACHED;
+	op.lookup_flags |= LOOKUP_CACHED | LOOKUP_OPEN_NOWAIT;
+	/* A lease taken since the check is not waited for either. */
 	op.open_flag |= O_NONBLOCK;
 
 	name = getname(uname);
 	if (IS_ERR(name))
 		return -EAGAIN;
-	fd = filename_lookup(dfd, name, follow | LOOKUP_CACHED, &path, NULL);
-	if (fd)
-		goto out_name;
-	plain = (d_is_reg(path.dentry) || d_is_dir(path.dentry)) &&
-		!async_nowait_perm_watched(d_inode(path.dentry));
-	path_put(&path);
-	fd = -EAGAIN;
-	if (!plain)
-		goto out_name;
-
 	fd = get_unused_fd_flags(how->flags);
 	if (fd < 0)
 		goto out_name;
 	file = do_filp_open(dfd, name, &op);
-	if (!IS_ERR(file) && !S_ISREG(file_inode(file)->i_mode) &&
-	    !S_ISDIR(file_inode(file)->i_mode)) {
-		fput(file);
-		file = ERR_PTR(-EAGAIN);
-	}
 	if (IS_ERR(file)) {
 		put_unused_fd(fd);
 		fd = -EAGAIN;
@@ -272,8 +254,13 @@ out_name:
 
 long async_nowait_openat(const u64 *args)
 {
-	struct open_how how = build_open_how(args[2], args[3]);
+	int flags = args[2];
+	struct open_how how;
 
+	/* As openat() does. */
+	if (force_o_largefile())
+		flags |= O_LARGEFILE;
+	how = build_open_how(flags, args[3]);
 	return async_nowait_open(args[0], u64_to_user_ptr(args[1]), &how);
 }
 
