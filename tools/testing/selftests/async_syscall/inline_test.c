@@ -12,11 +12,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <pthread.h>
 #include <unistd.h>
+#include <sys/fanotify.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <async_syscall/libasync.h>
 
@@ -354,6 +360,187 @@ TEST_F(where, fifo_open_goes_to_worker)
 	close(e.result);
 	close(wfd);
 	unlink(fifo);
+}
+
+/*
+ * An inline open sets the flags the system call sets: O_LARGEFILE on a
+ * 64-bit kernel, which user space's O_LARGEFILE of 0 does not ask for.
+ */
+TEST_F(where, inline_open_flags_as_openat)
+{
+	struct async_syscall e;
+	int fd;
+
+	fd = openat(self->dirfd, "f", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	async_prep_openat(&e, self->dirfd, "f", O_RDONLY | O_CLOEXEC, 0);
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, e.done);
+	ASSERT_LE(0, e.result) TH_LOG("%s", strerror(-e.result));
+	EXPECT_EQ(fcntl(fd, F_GETFL), fcntl(e.result, F_GETFL));
+	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_openat, e.result));
+	close(e.result);
+	close(fd);
+}
+
+/* Counts into @opens[i] the IN_OPEN events that @in has for @names[i]. */
+static void count_opens(int in, const char * const *names, unsigned int n,
+			int *opens)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	const struct inotify_event *ev;
+	unsigned int i;
+	ssize_t len;
+	char *p;
+
+	memset(opens, 0, n * sizeof(*opens));
+	while ((len = read(in, buf, sizeof(buf))) > 0) {
+		for (p = buf; p < buf + len; p += sizeof(*ev) + ev->len) {
+			ev = (const struct inotify_event *)p;
+			for (i = 0; i < n; i++)
+				opens[i] += (ev->mask & IN_OPEN) && ev->len &&
+					    !strcmp(ev->name, names[i]);
+		}
+	}
+}
+
+/*
+ * The type an open checks is that of what the walk ends at, symlinks
+ * followed, and before anything is opened: a regular file opens in the
+ * submitter through a symlink, while a FIFO through a symlink and a
+ * character device go to a worker, where the same opens succeed.  Each
+ * is opened once.
+ */
+TEST_F(where, open_checks_where_the_walk_ends)
+{
+	static const char * const names[] = { "to-f", "to-fifo", "null" };
+	static const char * const targets[] = { "f", "fifo", "null" };
+	struct async_syscall e[3];
+	struct statvfs sv;
+	struct stat st;
+	unsigned int i;
+	int in, opens[3];
+
+	ASSERT_EQ(0, fstatvfs(self->dirfd, &sv));
+	if (sv.f_flag & ST_NODEV)
+		SKIP(return, "the scratch directory is on a nodev mount");
+	if (mknodat(self->dirfd, "null", S_IFCHR | 0600, makedev(1, 3)))
+		SKIP(return, "mknod: %s", strerror(errno));
+	ASSERT_EQ(0, mkfifoat(self->dirfd, "fifo", 0600));
+	ASSERT_EQ(0, symlinkat("f", self->dirfd, "to-f"));
+	ASSERT_EQ(0, symlinkat("fifo", self->dirfd, "to-fifo"));
+	/*
+	 * Into the dentry cache, from the scratch directory, not the 9p
+	 * root.  A new symlink's atime needs an update, which a cached walk
+	 * cannot make: the first follow makes it, a tick after the link.
+	 */
+	sleep_ms(20);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, fstatat(self->dirfd, names[i], &st, 0));
+		/* Without a writer, the FIFO's open returns at once. */
+		async_prep_openat(&e[i], self->dirfd, names[i],
+				  O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
+	}
+	in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	ASSERT_LE(0, in);
+	ASSERT_LE(0, inotify_add_watch(in, self->dir, IN_OPEN));
+
+	ASSERT_EQ(3, async_submit_wait(e, 3));
+	for (i = 0; i < 3; i++) {
+		long long res = e[i].result;
+
+		ASSERT_LE(0, res) TH_LOG("entry %u: %s", i, strerror(-res));
+	}
+	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_openat, e[0].result));
+	EXPECT_EQ(1, ran_on_worker(self, 1, __NR_openat, e[1].result));
+	EXPECT_EQ(1, ran_on_worker(self, 2, __NR_openat, e[2].result));
+	count_opens(in, targets, 3, opens);
+	EXPECT_EQ(1, opens[0]);
+	EXPECT_EQ(1, opens[1]);
+	EXPECT_EQ(1, opens[2]);
+	close(in);
+	for (i = 0; i < 3; i++) {
+		close(e[i].result);
+		unlinkat(self->dirfd, names[i], 0);
+	}
+	unlinkat(self->dirfd, "fifo", 0);
+}
+
+/* Answers fanotify permission events with FAN_ALLOW until told to stop. */
+struct perm_listener {
+	int fd;
+	int events;
+	volatile bool stop;
+};
+
+static void *allow_perm_events(void *arg)
+{
+	struct perm_listener *l = arg;
+	char buf[4096] __attribute__((aligned(__alignof__(struct fanotify_event_metadata))));
+	struct fanotify_event_metadata *ev;
+	struct pollfd pfd = { .fd = l->fd, .events = POLLIN };
+	ssize_t len;
+
+	while (!l->stop) {
+		if (poll(&pfd, 1, POLL_MS) <= 0)
+			continue;
+		len = read(l->fd, buf, sizeof(buf));
+		for (ev = (void *)buf; FAN_EVENT_OK(ev, len);
+		     ev = FAN_EVENT_NEXT(ev, len)) {
+			struct fanotify_response r = {
+				.fd = ev->fd,
+				.response = FAN_ALLOW,
+			};
+
+			if (write(l->fd, &r, sizeof(r)) == sizeof(r))
+				l->events++;
+			close(ev->fd);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A fanotify listener must answer the permission events of an open and
+ * of a read before they go on: both go to a worker, whose calls wait for
+ * the answers, and succeed.
+ */
+TEST_F(where, perm_listener_keeps_open_and_read_off_inline)
+{
+	struct perm_listener l = { .stop = false };
+	struct async_syscall e[2];
+	pthread_t thread;
+	int fd;
+
+	l.fd = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY);
+	if (l.fd < 0)
+		SKIP(return, "fanotify_init: %s", strerror(errno));
+	fd = open(self->path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(FSIZE, pread(fd, self->buf, FSIZE, 0));
+	close(fd);
+	ASSERT_EQ(0, fanotify_mark(l.fd, FAN_MARK_ADD,
+				   FAN_OPEN_PERM | FAN_ACCESS_PERM, AT_FDCWD,
+				   self->path));
+	ASSERT_EQ(0, pthread_create(&thread, NULL, allow_perm_events, &l));
+	/* Opened after the mark: a file opened before has no perm events. */
+	fd = open(self->path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+
+	async_prep_openat(&e[0], self->dirfd, "f", O_RDONLY | O_CLOEXEC, 0);
+	async_prep_pread(&e[1], fd, self->buf, FSIZE, 0);
+	ASSERT_EQ(2, async_submit_wait(e, 2));
+	l.stop = true;
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	ASSERT_LE(0, e[0].result) TH_LOG("%s", strerror(-e[0].result));
+	ASSERT_EQ(FSIZE, e[1].result);
+	EXPECT_EQ(1, ran_on_worker(self, 0, __NR_openat, e[0].result));
+	EXPECT_EQ(1, ran_on_worker(self, 1, __NR_pread64, FSIZE));
+	/* This thread's open, then the entries' open and read. */
+	EXPECT_LE(3, l.events);
+	close(e[0].result);
+	close(fd);
+	close(l.fd);
 }
 
 /*
