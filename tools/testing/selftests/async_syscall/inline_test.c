@@ -20,10 +20,12 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <linux/magic.h>
 #include <async_syscall/libasync.h>
 
 #include "../kselftest_harness.h"
@@ -464,6 +466,37 @@ TEST_F(where, open_checks_where_the_walk_ends)
 		unlinkat(self->dirfd, names[i], 0);
 	}
 	unlinkat(self->dirfd, "fifo", 0);
+}
+
+/*
+ * An overlayfs open opens the file of a layer below, or copies it up:
+ * even a cached one goes to a worker.  The guest's /tmp is an overlay.
+ */
+TEST_F(where, overlay_open_goes_to_worker)
+{
+	char path[] = "/tmp/inline_test.XXXXXX";
+	const char *name = path + strlen("/tmp/");
+	struct async_syscall e;
+	struct statfs sf;
+	struct stat st;
+	int fd, tmp;
+
+	if (statfs("/tmp", &sf) || sf.f_type != OVERLAYFS_SUPER_MAGIC)
+		SKIP(return, "/tmp is not an overlay");
+	fd = mkstemp(path);
+	ASSERT_LE(0, fd);
+	close(fd);
+	/* From /tmp itself: a walk through the 9p root goes to a worker. */
+	tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, tmp);
+	ASSERT_EQ(0, fstatat(tmp, name, &st, 0));
+	async_prep_openat(&e, tmp, name, O_RDONLY | O_CLOEXEC, 0);
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	ASSERT_LE(0, e.result) TH_LOG("%s", strerror(-e.result));
+	EXPECT_EQ(1, ran_on_worker(self, 0, __NR_openat, e.result));
+	close(e.result);
+	close(tmp);
+	unlink(path);
 }
 
 /* Answers fanotify permission events with FAN_ALLOW until told to stop. */
