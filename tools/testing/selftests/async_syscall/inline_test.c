@@ -389,15 +389,19 @@ TEST_F(where, inline_open_flags_as_openat)
 static void count_opens(int in, const char * const *names, unsigned int n,
 			int *opens)
 {
-	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	union {
+		struct inotify_event ev;
+		char bytes[4096];
+	} buf;
 	const struct inotify_event *ev;
 	unsigned int i;
 	ssize_t len;
 	char *p;
 
 	memset(opens, 0, n * sizeof(*opens));
-	while ((len = read(in, buf, sizeof(buf))) > 0) {
-		for (p = buf; p < buf + len; p += sizeof(*ev) + ev->len) {
+	while ((len = read(in, buf.bytes, sizeof(buf))) > 0) {
+		for (p = buf.bytes; p < buf.bytes + len;
+		     p += sizeof(*ev) + ev->len) {
 			ev = (const struct inotify_event *)p;
 			for (i = 0; i < n; i++)
 				opens[i] += (ev->mask & IN_OPEN) && ev->len &&
@@ -503,22 +507,25 @@ TEST_F(where, overlay_open_goes_to_worker)
 struct perm_listener {
 	int fd;
 	int events;
-	volatile bool stop;
+	bool stop;
 };
 
 static void *allow_perm_events(void *arg)
 {
 	struct perm_listener *l = arg;
-	char buf[4096] __attribute__((aligned(__alignof__(struct fanotify_event_metadata))));
+	union {
+		struct fanotify_event_metadata ev;
+		char bytes[4096];
+	} buf;
 	struct fanotify_event_metadata *ev;
 	struct pollfd pfd = { .fd = l->fd, .events = POLLIN };
 	ssize_t len;
 
-	while (!l->stop) {
+	while (!__atomic_load_n(&l->stop, __ATOMIC_ACQUIRE)) {
 		if (poll(&pfd, 1, POLL_MS) <= 0)
 			continue;
-		len = read(l->fd, buf, sizeof(buf));
-		for (ev = (void *)buf; FAN_EVENT_OK(ev, len);
+		len = read(l->fd, buf.bytes, sizeof(buf));
+		for (ev = &buf.ev; FAN_EVENT_OK(ev, len);
 		     ev = FAN_EVENT_NEXT(ev, len)) {
 			struct fanotify_response r = {
 				.fd = ev->fd,
@@ -563,7 +570,7 @@ TEST_F(where, perm_listener_keeps_open_and_read_off_inline)
 	async_prep_openat(&e[0], self->dirfd, "f", O_RDONLY | O_CLOEXEC, 0);
 	async_prep_pread(&e[1], fd, self->buf, FSIZE, 0);
 	ASSERT_EQ(2, async_submit_wait(e, 2));
-	l.stop = true;
+	__atomic_store_n(&l.stop, true, __ATOMIC_RELEASE);
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	ASSERT_LE(0, e[0].result) TH_LOG("%s", strerror(-e[0].result));
 	ASSERT_EQ(FSIZE, e[1].result);
