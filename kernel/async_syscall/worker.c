@@ -421,7 +421,8 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 {
 	u32 nr = async_req_nr(req);
 	const struct async_op_def *def = async_op_lookup(nr);
-	u64 args[ASYNC_NR_ARGS];
+	/* async_resolve_args() fills it: not zeroed for every entry. */
+	u64 args[ASYNC_NR_ARGS] __uninitialized;
 	unsigned int quiet = 0;
 	long ret;
 
@@ -624,7 +625,8 @@ static bool async_issue_inline(struct async_batch *batch,
 {
 	u32 nr = async_req_nr(req);
 	const struct async_op_def *def = async_op_lookup(nr);
-	u64 args[ASYNC_NR_ARGS];
+	/* async_resolve_args() fills it: not zeroed for every entry. */
+	u64 args[ASYNC_NR_ARGS] __uninitialized;
 	long ret;
 
 	if (WARN_ON_ONCE(IS_ERR(def)) || (!def->nowait && !def->sleep) ||
