@@ -136,14 +136,19 @@ static struct async_batch *async_batch_alloc(unsigned int nr)
 	const gfp_t gfp = GFP_KERNEL_ACCOUNT;
 	void *batch;
 
-	if (size <= KMALLOC_MAX_CACHE_SIZE)
+	if (size <= PAGE_SIZE)
 		return kmalloc(size, gfp);
-	batch = alloc_pages_exact(size, gfp | __GFP_NOWARN | __GFP_NORETRY);
-	if (!batch)
-		return __vmalloc(size, gfp);
-	/* Pages are not tracked: the timers are referenced from the batch. */
-	kmemleak_alloc(batch, size, 1, gfp);
-	return batch;
+	/* Contiguous if it comes easily, as for kvmalloc(). */
+	if (size <= KMALLOC_MAX_CACHE_SIZE) {
+		batch = kmalloc(size, gfp | __GFP_NORETRY | __GFP_NOWARN);
+	} else {
+		batch = alloc_pages_exact(size,
+					  gfp | __GFP_NORETRY | __GFP_NOWARN);
+		/* Pages are not tracked: the timers are referenced from here. */
+		if (batch)
+			kmemleak_alloc(batch, size, 1, gfp);
+	}
+	return batch ?: __vmalloc(size, gfp);
 }
 
 /**
@@ -154,10 +159,10 @@ void async_batch_free(struct async_batch *batch)
 {
 	size_t size = struct_size(batch, reqs, batch->nr);
 
-	if (size <= KMALLOC_MAX_CACHE_SIZE) {
-		kfree(batch);
-	} else if (is_vmalloc_addr(batch)) {
+	if (is_vmalloc_addr(batch)) {
 		vfree(batch);
+	} else if (size <= KMALLOC_MAX_CACHE_SIZE) {
+		kfree(batch);
 	} else {
 		kmemleak_free(batch);
 		free_pages_exact(batch, size);
