@@ -68,6 +68,7 @@ enum async_req_state {
 	ASYNC_REQ_RUNNING,
 	ASYNC_REQ_TIMED,
 	ASYNC_REQ_DONE,
+	ASYNC_REQ_INLINE,
 };
 
 /*
@@ -96,7 +97,8 @@ enum async_req_state {
  *	%ASYNC_REQ_WAITS and %ASYNC_REQ_CHAIN_FAILED on the entry a chain is
  *	resumed at.
  * @arg_refs: Arguments taken from earlier results.
- * @state: &enum async_req_state, under &async_ctx.lock.
+ * @state: &enum async_req_state, under &async_ctx.lock once the batch is
+ *	shared; %ASYNC_REQ_INLINE while the submitter runs it in a shared batch.
  * @cancelled: ASYNC_SUBMIT_CANCEL asked for it, under &async_ctx.lock.
  * @args: Arguments, with references still unresolved, until it runs.
  * @result: Its result once done, for later references.
@@ -131,6 +133,9 @@ static __always_inline u32 async_req_nr(const struct async_req *req)
  * @pending: Chains not yet completed.
  * @nr: Number of entries.
  * @wake_marked: %ASYNC_SUBMIT_WAKE_MARKED: wake only marked done words.
+ * @shared: Workers take its chains while the submitter runs others.
+ * @sharing: The submitter still takes chains of a @shared batch, under
+ *	&async_ctx.lock.
  * @entry_size: Size of one user entry.
  * @uentries: The user's array, where results and done words go.
  * @cred: Credentials of the submitter, taken at submit.
@@ -140,7 +145,7 @@ static __always_inline u32 async_req_nr(const struct async_req *req)
  * @ip: The submitter's user instruction pointer, for seccomp.
  * @node: Link in &async_ctx.batches while entries are pending.
  * @queue_node: Link in &async_pool.queue while chains wait for a worker.
- * @next_chain: Index of the next chain waiting for a worker, or @nr;
+ * @next_chain: Index of the first chain waiting for a worker, or @nr;
  *	under &async_ctx.lock while the batch is queued.
  * @submit_ns: When async_submit() queued it, for tracing.
  * @nr_timed: Entries with %ASYNC_REQ_TIMER, which may sleep on a timer.
@@ -156,6 +161,8 @@ struct async_batch {
 	atomic_t			pending;
 	unsigned int			nr;
 	bool				wake_marked;
+	bool				shared;
+	bool				sharing;
 	size_t				entry_size;
 	void __user			*uentries;
 	const struct cred		*cred;
@@ -296,8 +303,8 @@ int async_pool_prepare(struct async_pool *pool);
 void async_batch_free(struct async_batch *batch);
 void async_batch_put(struct async_batch *batch);
 
-int async_run_inline(struct async_batch *batch, bool audited,
-		     unsigned int *nr_blocking);
+int async_run_inline(struct async_batch *batch, struct async_pool *pool,
+		     bool audited, unsigned int *nr_blocking);
 void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 			unsigned int nr_punted, unsigned int nr_blocking);
 void async_complete(struct async_batch *batch, struct async_req *req,

@@ -362,7 +362,9 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	}
 
 	ret = nr;
-	punted = async_run_inline(batch, audited, &nr_blocking);
+	batch->shared = false;
+	batch->sharing = false;
+	punted = async_run_inline(batch, pool, audited, &nr_blocking);
 	if (punted >= 0 && punted + batch->nr_armed) {
 		/* The chains hold a reference until the last is done. */
 		refcount_inc(&batch->refs);
@@ -370,13 +372,14 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		async_queue_chains(batch, pool, punted, nr_blocking);
 	} else if (punted < 0) {
 		/* A seccomp kill: the submitter dies on its way out. */
-		atomic_sub(nr, &ctx->inflight);
+		if (!batch->shared)
+			atomic_sub(nr, &ctx->inflight);
 		ret = punted;
 	}
 	async_pool_unpin(pool);
 	/* On a signal the entries go on; their done words still report them. */
 	if ((flags & ASYNC_SUBMIT_WAIT) && punted >= 0 &&
-	    punted + batch->nr_armed &&
+	    (batch->shared || punted + batch->nr_armed) &&
 	    wait_for_completion_interruptible(&batch->all_done))
 		ret = -EINTR;
 	async_batch_put(batch);

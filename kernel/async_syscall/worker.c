@@ -253,18 +253,24 @@ void async_batch_put(struct async_batch *batch)
 	async_batch_free(batch);
 }
 
-void async_chain_done(struct async_batch *batch, struct async_req *first)
+/* Ends @n chains of @batch; the last to end drops what the chains hold. */
+static void async_end_chains(struct async_batch *batch, unsigned int n)
 {
 	struct async_ctx *ctx = batch->ctx;
 
-	atomic_sub(first->chain_len, &ctx->inflight);
-	if (atomic_dec_and_test(&batch->pending)) {
-		spin_lock(&ctx->lock);
-		list_del(&batch->node);
-		spin_unlock(&ctx->lock);
-		complete(&batch->all_done);
-		async_batch_put(batch);
-	}
+	if (!n || !atomic_sub_and_test(n, &batch->pending))
+		return;
+	spin_lock(&ctx->lock);
+	list_del(&batch->node);
+	spin_unlock(&ctx->lock);
+	complete(&batch->all_done);
+	async_batch_put(batch);
+}
+
+void async_chain_done(struct async_batch *batch, struct async_req *first)
+{
+	atomic_sub(first->chain_len, &batch->ctx->inflight);
+	async_end_chains(batch, 1);
 }
 
 /*
@@ -714,7 +720,9 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
 		u64 start_ns = traced ? ktime_get_ns() : 0;
 		long res = -ECANCELED;
 
+		/* Only in a shared batch: cancelled before the submitter took it. */
 		if ((!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
+		    !req->cancelled &&
 		    !async_issue_inline(batch, req, &res, killed)) {
 			req->chain_len = first->chain_len - i;
 			if (failed)
@@ -731,7 +739,8 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
 		}
 		if (res < 0)
 			failed = true;
-		req->state = ASYNC_REQ_DONE;
+		/* A cancel may look at it, in a shared batch. */
+		WRITE_ONCE(req->state, ASYNC_REQ_DONE);
 		async_complete(batch, req, res);
 		if (traced)
 			trace_async_syscall_complete(req - batch->reqs,
@@ -781,6 +790,18 @@ static bool async_chain_blocks(struct async_req *req)
 	return (req->flags & ASYNC_REQ_WAITS) || (!IS_ERR(def) && def->waits);
 }
 
+/* Entries between two looks at whether to share a batch. */
+#define ASYNC_SHARE_STRIDE	8
+
+static bool async_share_worthwhile(struct async_batch *batch,
+				   struct async_pool *pool, unsigned int next);
+static bool async_share(struct async_batch *batch, struct async_pool *pool,
+			unsigned int next, unsigned int nr_punted,
+			unsigned int nr_blocking);
+static int async_run_shared(struct async_batch *batch,
+			    struct async_pool *pool, unsigned int next,
+			    unsigned int done);
+
 /**
  * async_run_inline() - run in the submitter what does not block
  * @batch: The checked entries, not yet visible to any other thread.
@@ -797,21 +818,32 @@ static bool async_chain_blocks(struct async_req *req)
  * record is async_submit()'s, so every entry goes to a worker, where each
  * is a system call of its own.
  *
- * Return: The number of chains left for workers, or -ECANCELED if a
- * seccomp filter killed the submitter, which then runs nothing more.
+ * When what is left of a long batch would still take a while, it is shared
+ * instead: see async_share().  Its chains then reach the workers, and
+ * those left for them are counted in the batch, as async_submit() would.
+ *
+ * Return: The number of chains left for workers (none, once shared), or
+ * -ECANCELED if a seccomp filter killed the submitter, which then runs
+ * nothing more.
  */
-int async_run_inline(struct async_batch *batch, bool audited,
-		     unsigned int *nr_blocking)
+int async_run_inline(struct async_batch *batch, struct async_pool *pool,
+		     bool audited, unsigned int *nr_blocking)
 {
 	struct async_req *next;
 	bool killed = false;
-	unsigned int i, done = 0;
+	unsigned int i, done = 0, check_at = 1;
 	int nr_punted = 0;
 
 	*nr_blocking = 0;
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
+		if (i >= check_at && !audited) {
+			check_at = i + ASYNC_SHARE_STRIDE;
+			if (async_share_worthwhile(batch, pool, i) &&
+			    async_share(batch, pool, i, nr_punted, *nr_blocking))
+				return async_run_shared(batch, pool, i, done);
+		}
 		/* A dying submitter leaves the rest to be cancelled. */
 		if (!audited && !fatal_signal_pending(current)) {
 			next = async_run_chain_inline(batch, first, &killed);
@@ -1166,6 +1198,8 @@ static int async_worker_fn(void *data)
 							 struct async_batch,
 							 queue_node);
 		if (work || batch) {
+			bool recruit = true;
+
 			if (work) {
 				list_del_init(&work->node);
 				pool->nr_works--;
@@ -1173,6 +1207,11 @@ static int async_worker_fn(void *data)
 				first = async_take_chain(batch);
 				if (batch->next_chain == batch->nr)
 					list_del_init(&batch->queue_node);
+				/* Taken: a shared batch's submitter leaves it. */
+				first->state = ASYNC_REQ_RUNNING;
+				/* Its submitter runs the quick ones beside us. */
+				recruit = async_chain_blocks(first) ||
+					  !batch->sharing;
 				if (async_chain_blocks(first))
 					pool->nr_blocking--;
 				w->batch = batch;
@@ -1180,7 +1219,8 @@ static int async_worker_fn(void *data)
 				list_add(&w->busy_node, &ctx->busy);
 			}
 			spin_unlock(&ctx->lock);
-			async_worker_recruit(w);
+			if (recruit)
+				async_worker_recruit(w);
 			if (work)
 				async_run_work(w, work);
 			else
@@ -1257,6 +1297,227 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 	async_cancel_orphans(&orphans);
 }
 
+/*
+ * A batch is shared once its inline run has lasted ASYNC_SHARE_AFTER_NS
+ * and, at the pace of its entries so far, what is left would take
+ * ASYNC_SHARE_LEFT_NS more: long enough to be worth a worker's wakeup.
+ */
+#define ASYNC_SHARE_AFTER_NS	(10 * NSEC_PER_USEC)
+#define ASYNC_SHARE_LEFT_NS	(100 * NSEC_PER_USEC)
+
+/*
+ * Whether to share @batch from entry @next on: it is long enough, has no
+ * sleeps on timers, whose set-up assumes the submitter runs it alone, and
+ * an idle worker has an idle CPU to run on.  On one CPU, or with every
+ * CPU busy, a worker would only take time from the submitter.
+ */
+static bool async_share_worthwhile(struct async_batch *batch,
+				   struct async_pool *pool, unsigned int next)
+{
+	unsigned int this_cpu, cpu;
+	u64 spent;
+
+	if (batch->nr_timed || next + batch->reqs[next].chain_len >= batch->nr)
+		return false;
+	spent = ktime_get_ns() - batch->submit_ns;
+	if (spent < ASYNC_SHARE_AFTER_NS ||
+	    div_u64(spent * (batch->nr - next), next) < ASYNC_SHARE_LEFT_NS)
+		return false;
+	/* Looked at again under the lock by async_share(). */
+	if (data_race(list_empty(&pool->idle)))
+		return false;
+	this_cpu = raw_smp_processor_id();
+	for_each_cpu(cpu, current->cpus_ptr) {
+		if (cpu != this_cpu && available_idle_cpu(cpu))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * async_share() - let workers take chains the submitter has yet to run
+ * @batch: The batch, run inline up to entry @next.
+ * @pool: The submitter's pool.
+ * @next: The first entry of the chains not run yet.
+ * @nr_punted: Chains left for workers so far.
+ * @nr_blocking: How many of those are expected to block.
+ *
+ * The batch is queued as async_queue_chains() would queue it, with the
+ * chains from @next on as well, and an idle worker is woken for them.
+ * From then on the submitter takes each chain under &async_ctx.lock
+ * before it runs it, as a worker does, and whoever comes first runs it:
+ * a worker that comes late finds nothing left and costs the submitter
+ * nothing but the wakeup.
+ *
+ * Return: Whether the batch is shared; not if no worker was idle after all.
+ */
+static bool async_share(struct async_batch *batch, struct async_pool *pool,
+			unsigned int next, unsigned int nr_punted,
+			unsigned int nr_blocking)
+{
+	struct async_ctx *ctx = batch->ctx;
+	unsigned int i, nr_chains = nr_punted;
+	struct async_worker *w;
+	DEFINE_WAKE_Q(wake_q);
+
+	for (i = next; i < batch->nr; i += batch->reqs[i].chain_len) {
+		nr_chains++;
+		nr_blocking += async_chain_blocks(&batch->reqs[i]);
+	}
+	/* Before a worker may complete any of them. */
+	async_mark_left(batch, &batch->reqs[next], batch->nr - next);
+	/* The chains hold a reference until the last is done. */
+	refcount_inc(&batch->refs);
+	atomic_set(&batch->pending, nr_chains);
+	batch->shared = true;
+	batch->sharing = true;
+
+	spin_lock(&ctx->lock);
+	if (list_empty(&pool->idle)) {
+		spin_unlock(&ctx->lock);
+		batch->shared = false;
+		batch->sharing = false;
+		refcount_dec(&batch->refs);
+		return false;
+	}
+	list_add_tail(&batch->node, &ctx->batches);
+	batch->next_chain = async_next_chain(batch, 0);
+	list_add_tail(&batch->queue_node, &pool->queue);
+	pool->nr_blocking += nr_blocking;
+	/* One for the quick chains, and one for each that blocks. */
+	while (pool->nr_waking < max(nr_blocking, 1U) &&
+	       (w = async_claim_idle(pool)))
+		wake_q_add(&wake_q, w->task);
+	spin_unlock(&ctx->lock);
+	wake_up_q(&wake_q);
+	return true;
+}
+
+/*
+ * Takes the chain at @first of a shared batch for the submitter, unless a
+ * worker took it first.  A cancel leaves its entries be from now on: they
+ * complete without blocking, or go back to the queue.
+ */
+static bool async_claim_chain(struct async_batch *batch,
+			      struct async_pool *pool, struct async_req *first)
+	__must_hold(&batch->ctx->lock)
+{
+	unsigned int i, index = first - batch->reqs;
+
+	if (first->state != ASYNC_REQ_QUEUED)
+		return false;
+	for (i = 0; i < first->chain_len; i++)
+		first[i].state = ASYNC_REQ_INLINE;
+	if (async_chain_blocks(first))
+		pool->nr_blocking--;
+	if (batch->next_chain == index) {
+		batch->next_chain = async_next_chain(batch, index +
+						     first->chain_len);
+		if (batch->next_chain == batch->nr)
+			list_del_init(&batch->queue_node);
+	}
+	return true;
+}
+
+/* Queues again, for a worker, a chain the submitter stopped at @req. */
+static void async_requeue_chain(struct async_batch *batch,
+				struct async_pool *pool, struct async_req *req)
+{
+	struct async_ctx *ctx = batch->ctx;
+	unsigned int i, index = req - batch->reqs;
+	struct async_orphans orphans;
+
+	async_orphans_init(&orphans);
+	spin_lock(&ctx->lock);
+	for (i = 0; i < req->chain_len; i++)
+		req[i].state = ASYNC_REQ_QUEUED;
+	batch->next_chain = min(batch->next_chain, index);
+	if (list_empty(&batch->queue_node))
+		list_add_tail(&batch->queue_node, &pool->queue);
+	pool->nr_blocking += async_chain_blocks(req);
+	async_pool_kick(pool, &orphans);
+	spin_unlock(&ctx->lock);
+	async_cancel_orphans(&orphans);
+}
+
+/*
+ * After a seccomp kill of the submitter no worker starts another chain of
+ * the batch: their entries stay pending, as in a batch the submitter runs
+ * alone.  Chains a worker has taken run on until the process exits.
+ * Returns the number of chains taken back; *@nr_entries grows by their
+ * entries.
+ */
+static unsigned int async_unqueue_chains(struct async_batch *batch,
+					 struct async_pool *pool,
+					 unsigned int *nr_entries)
+	__must_hold(&batch->ctx->lock)
+{
+	unsigned int n = 0;
+
+	while (batch->next_chain < batch->nr) {
+		struct async_req *first = &batch->reqs[batch->next_chain];
+
+		if (WARN_ON_ONCE(!async_claim_chain(batch, pool, first)))
+			break;
+		*nr_entries += first->chain_len;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The submitter's part of a shared batch: it runs the chains from entry
+ * @next on that no worker took first, and queues again those that must
+ * go to a worker.  @done counts the entries that left the count in
+ * flight so far.  Returns 0, or -ECANCELED after a seccomp kill.
+ */
+static int async_run_shared(struct async_batch *batch,
+			    struct async_pool *pool, unsigned int next,
+			    unsigned int done)
+{
+	struct async_ctx *ctx = batch->ctx;
+	unsigned int i, ended = 0;
+	struct async_req *stop;
+	bool claimed, killed = false;
+
+	for (i = next; i < batch->nr; i += batch->reqs[i].chain_len) {
+		struct async_req *first = &batch->reqs[i];
+
+		/* A dying submitter leaves the rest to the workers, to cancel. */
+		if (fatal_signal_pending(current))
+			break;
+		spin_lock(&ctx->lock);
+		claimed = async_claim_chain(batch, pool, first);
+		spin_unlock(&ctx->lock);
+		if (!claimed)
+			continue;
+		stop = async_run_chain_inline(batch, first, &killed);
+		if (!stop) {
+			done += first->chain_len;
+			ended++;
+			continue;
+		}
+		done += stop - first;
+		if (killed) {
+			/* The entries from the one killed on stay pending. */
+			done += first->chain_len - (stop - first);
+			ended++;
+			break;
+		}
+		async_requeue_chain(batch, pool, stop);
+		cond_resched();
+	}
+
+	spin_lock(&ctx->lock);
+	batch->sharing = false;
+	if (killed)
+		ended += async_unqueue_chains(batch, pool, &done);
+	spin_unlock(&ctx->lock);
+	atomic_sub(done, &ctx->inflight);
+	async_end_chains(batch, ended);
+	return killed ? -ECANCELED : 0;
+}
+
 /* Interrupts the worker running @req. */
 static void async_interrupt_runner(struct async_batch *batch,
 				   struct async_req *req)
@@ -1295,7 +1556,9 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
 
 		if (addr < start || addr >= end || (addr - start) % size)
 			continue;
-		if (req->state == ASYNC_REQ_DONE || req->cancelled)
+		/* One the submitter runs in a shared batch does not block. */
+		if (req->state == ASYNC_REQ_DONE ||
+		    req->state == ASYNC_REQ_INLINE || req->cancelled)
 			continue;
 		if (req->state == ASYNC_REQ_TIMED) {
 			count += async_timer_cancel(req, stopped);
