@@ -14,6 +14,7 @@
 #include <string.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <unistd.h>
 #include <sys/fanotify.h>
 #include <sys/inotify.h>
@@ -657,6 +658,166 @@ TEST_F(where, close_releases_before_next_entry)
 	EXPECT_EQ(0, e[1].result);
 	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_close, 0));
 	close(p[0]);
+}
+
+/* Chains of a batch long enough to be shared with a worker. */
+#define SHARED_CHAINS	512
+/* One-entry chains of the batch a cancel meets. */
+#define CANCEL_ENTRIES	2048
+
+/* How often @needle occurs in the whole trace, however long. */
+static unsigned int count_in_trace(const char *needle)
+{
+	size_t len = 0, size = 1 << 20;
+	char *text = malloc(size + 1);
+	unsigned int n = 0;
+	const char *p;
+	ssize_t ret;
+	int fd;
+
+	fd = open(TRACEFS "trace", O_RDONLY);
+	if (!text || fd < 0)
+		goto out;
+	for (;;) {
+		if (len == size) {
+			char *more = realloc(text, 2 * size + 1);
+
+			if (!more)
+				break;
+			text = more;
+			size *= 2;
+		}
+		ret = read(fd, text + len, size - len);
+		if (ret <= 0)
+			break;
+		len += ret;
+	}
+	text[len] = '\0';
+	for (p = text; (p = strstr(p, needle)); p++)
+		n++;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(text);
+	return n;
+}
+
+static unsigned int nr_cpus_allowed(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	return CPU_COUNT(&set);
+}
+
+/*
+ * A long batch of open -> pread -> close chains, which could all run in the
+ * submitter, is shared with a worker when another CPU is idle: both run
+ * chains, and every entry completes once, with the result it would have
+ * had.  Whether it is shared depends on the other CPU: try a few times.
+ */
+TEST_F(where, long_batch_is_shared_with_a_worker)
+{
+	static struct async_syscall e[3 * SHARED_CHAINS];
+	static char bufs[SHARED_CHAINS][64];
+	unsigned int i, try, on_worker = 0, inline_n = 0;
+
+	if (nr_cpus_allowed() < 2)
+		SKIP(return, "one CPU: a batch is never shared");
+	for (try = 0; try < 10 && !on_worker; try++) {
+		ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+		memset(bufs, 0, sizeof(bufs));
+		for (i = 0; i < SHARED_CHAINS; i++) {
+			struct async_syscall *c = &e[3 * i];
+
+			async_prep_openat(&c[0], self->dirfd, "f", O_RDONLY, 0);
+			async_prep_pread(&c[1], -1, bufs[i], 64, i * 8);
+			async_ref(&c[1], 0, 3 * i);
+			async_prep_close(&c[2], -1);
+			async_ref(&c[2], 0, 3 * i);
+			async_run_anyway(&c[2]);
+			async_chain(c, 3);
+		}
+		ASSERT_EQ(3 * SHARED_CHAINS,
+			  async_submit_wait(e, 3 * SHARED_CHAINS));
+		for (i = 0; i < SHARED_CHAINS; i++) {
+			struct async_syscall *c = &e[3 * i];
+
+			ASSERT_TRUE(async_done(&c[0]) && async_done(&c[1]) &&
+				    async_done(&c[2])) TH_LOG("chain %u", i);
+			ASSERT_LE(0, c[0].result) TH_LOG("chain %u", i);
+			ASSERT_EQ(64, c[1].result) TH_LOG("chain %u", i);
+			ASSERT_EQ(0, c[2].result) TH_LOG("chain %u", i);
+			ASSERT_EQ(0, memcmp(bufs[i], self->data + i * 8, 64));
+		}
+		on_worker = count_in_trace(" worker=1");
+		inline_n = count_in_trace(" worker=0");
+	}
+	TH_LOG("try %u: %u entries in the submitter, %u on workers", try,
+	       inline_n, on_worker);
+	ASSERT_LT(0, on_worker) TH_LOG("never shared in %u tries", try);
+	/* The submitter always runs the chains before it shares. */
+	ASSERT_LT(0, inline_n);
+}
+
+struct canceller {
+	struct async_syscall *e;
+	long count;
+};
+
+/* Cancels the whole batch once its entry 128 is done. */
+static void *cancel_midway(void *p)
+{
+	struct canceller *c = p;
+
+	/* Asleep, not spinning: the batch is shared only with a CPU idle. */
+	wait_done(&c->e[128], WAIT_TIMEOUT_S);
+	c->count = async_cancel(c->e, CANCEL_ENTRIES);
+	return NULL;
+}
+
+/*
+ * A cancel that meets a long batch, shared or not, cancels what no one has
+ * started: each entry completes once, either with its result or with
+ * -ECANCELED, and every -ECANCELED is counted.  The count may also hold
+ * the few entries running on a worker, which a cancel only interrupts.
+ */
+TEST_F(where, cancel_meets_a_long_batch)
+{
+	static struct async_syscall e[CANCEL_ENTRIES];
+	static char buf[64];
+	unsigned int i, try, cancelled;
+	struct canceller c = { .e = e };
+	pthread_t t;
+	int fd;
+
+	fd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	for (try = 0; try < 5; try++) {
+		for (i = 0; i < CANCEL_ENTRIES; i++) {
+			async_prep_pread(&e[i], fd, buf, sizeof(buf), 0);
+			e[i].done = 0;
+		}
+		ASSERT_EQ(0, pthread_create(&t, NULL, cancel_midway, &c));
+		ASSERT_EQ(CANCEL_ENTRIES, async_submit_wait(e, CANCEL_ENTRIES));
+		ASSERT_EQ(0, pthread_join(t, NULL));
+		ASSERT_LE(0, c.count);
+		cancelled = 0;
+		for (i = 0; i < CANCEL_ENTRIES; i++) {
+			ASSERT_TRUE(async_done(&e[i])) TH_LOG("entry %u", i);
+			if (e[i].result == -ECANCELED)
+				cancelled++;
+			else
+				ASSERT_EQ(sizeof(buf), e[i].result)
+					TH_LOG("entry %u", i);
+		}
+		TH_LOG("try %u: %ld cancelled, %u with -ECANCELED", try,
+		       c.count, cancelled);
+		ASSERT_LE(cancelled, c.count);
+		ASSERT_GE(cancelled + 16, c.count);
+	}
+	close(fd);
 }
 
 TEST_HARNESS_MAIN

@@ -775,6 +775,60 @@ TEST_F(kill, inline_entry)
 	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
 }
 
+/* Entries of the long batch whose open is killed, and where the open is. */
+#define LONG_BATCH	2048
+#define LONG_BATCH_KILL	1536
+
+/*
+ * The same open far into a long batch of reads, which the submitter may
+ * be sharing with a worker by then: the kill stops what no one has taken.
+ */
+static int kill_long_batch_child(void *p)
+{
+	static struct async_syscall e[LONG_BATCH];
+	struct child_arg *a = p;
+	struct sock_filter f[] = {
+		LOAD(nr),
+		SKIP_NE(__NR_openat),
+		RET(a->action),
+		RET(SECCOMP_RET_ALLOW),
+	};
+	struct rlimit no_core = { 0, 0 };
+	static char buf[64];
+	unsigned int i;
+	int fd;
+
+	CHILD_ASSERT(setrlimit(RLIMIT_CORE, &no_core) == 0);
+	fd = openat(a->dirfd, FILE_NAME, O_RDONLY | O_CLOEXEC);
+	CHILD_ASSERT(fd >= 0);
+	CHILD_ASSERT(INSTALL(f, 0) == 0);
+	for (i = 0; i < LONG_BATCH; i++)
+		async_prep_pread(&e[i], fd, buf, sizeof(buf), 0);
+	async_prep_openat(&e[LONG_BATCH_KILL], a->dirfd, FILE_NAME,
+			  O_RDONLY | O_CLOEXEC, 0);
+	async_prep_unlinkat(&e[LONG_BATCH_KILL + 1], a->dirfd, VICTIM_NAME, 0);
+	async_chain(&e[LONG_BATCH_KILL], 2);
+	a->r->stage = 1;
+	async_submit(e, LONG_BATCH, ASYNC_SUBMIT_WAIT);
+	/* Not reached: the kill acts on this thread on its way out. */
+	a->r->stage = 2;
+	return 3;
+}
+
+TEST_F(kill, entry_of_a_long_batch)
+{
+	struct child_arg a = {
+		.dirfd = self->s.dirfd, .r = self->s.r, .action = variant->action,
+	};
+	int status = 0;
+
+	ASSERT_EQ(0, run_child(kill_long_batch_child, &a, &status, NULL));
+	ASSERT_EQ(1, self->s.r->stage);
+	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("status %#x", status);
+	ASSERT_EQ(SIGSYS, WTERMSIG(status));
+	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
+}
+
 /* The kill is logged as seccomp logs one: signal SIGSYS, from the worker. */
 TEST_F(kill, logged)
 {
