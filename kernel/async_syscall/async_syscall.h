@@ -69,6 +69,7 @@ enum async_req_state {
 	ASYNC_REQ_TIMED,
 	ASYNC_REQ_DONE,
 	ASYNC_REQ_INLINE,
+	ASYNC_REQ_TAKEN,
 };
 
 /*
@@ -79,6 +80,7 @@ enum async_req_state {
 #define ASYNC_NOWAIT_PEER	(-MAX_ERRNO - 1L)
 
 /* Flags of &struct async_req beside the user's ASYNC_SYSCALL_* ones. */
+#define ASYNC_REQ_PUNTED	BIT(3)	/* tried, left for a worker */
 #define ASYNC_REQ_TIMER		BIT(4)	/* may sleep on its timer */
 #define ASYNC_REQ_WAITS		BIT(5)	/* tried, waits for a peer */
 #define ASYNC_REQ_ALLOWED	BIT(6)	/* seccomp let it run already */
@@ -94,11 +96,12 @@ enum async_req_state {
  * @chain_len: On the first entry of a chain, and on the entry a worker
  *	resumes it at, number of entries from there to its end; else 0.
  * @flags: ASYNC_SYSCALL_* entry flags; %ASYNC_REQ_TIMER, %ASYNC_REQ_ALLOWED, and
- *	%ASYNC_REQ_WAITS and %ASYNC_REQ_CHAIN_FAILED on the entry a chain is
- *	resumed at.
+ *	%ASYNC_REQ_PUNTED, %ASYNC_REQ_WAITS and %ASYNC_REQ_CHAIN_FAILED on the
+ *	entry a chain is resumed at.
  * @arg_refs: Arguments taken from earlier results.
  * @state: &enum async_req_state, under &async_ctx.lock once the batch is
- *	shared; %ASYNC_REQ_INLINE while the submitter runs it in a shared batch.
+ *	shared; %ASYNC_REQ_INLINE while the submitter runs it in a shared batch,
+ *	%ASYNC_REQ_TAKEN once a worker took its chain, before it starts it.
  * @cancelled: ASYNC_SUBMIT_CANCEL asked for it, under &async_ctx.lock.
  * @args: Arguments, with references still unresolved, until it runs.
  * @result: Its result once done, for later references.

@@ -720,11 +720,13 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
 		u64 start_ns = traced ? ktime_get_ns() : 0;
 		long res = -ECANCELED;
 
-		/* Only in a shared batch: cancelled before the submitter took it. */
+		/* Only in a shared batch: a cancel may have come. */
 		if ((!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
-		    !req->cancelled &&
+		    !READ_ONCE(req->cancelled) &&
 		    !async_issue_inline(batch, req, &res, killed)) {
-			req->chain_len = first->chain_len - i;
+			/* Workers look for it once the chain is queued again. */
+			WRITE_ONCE(req->chain_len, first->chain_len - i);
+			req->flags |= ASYNC_REQ_PUNTED;
 			if (failed)
 				req->flags |= ASYNC_REQ_CHAIN_FAILED;
 			async_mark_left(batch, req, req->chain_len);
@@ -761,8 +763,10 @@ static struct async_req *async_run_chain_inline(struct async_batch *batch,
 static unsigned int async_next_chain(struct async_batch *batch,
 				     unsigned int from)
 {
-	while (from < batch->nr && (!batch->reqs[from].chain_len ||
-				    batch->reqs[from].state != ASYNC_REQ_QUEUED))
+	/* The submitter of a shared batch writes those of the chain it runs. */
+	while (from < batch->nr &&
+	       (!READ_ONCE(batch->reqs[from].chain_len) ||
+		READ_ONCE(batch->reqs[from].state) != ASYNC_REQ_QUEUED))
 		from++;
 	return from;
 }
@@ -794,7 +798,8 @@ static bool async_chain_blocks(struct async_req *req)
 #define ASYNC_SHARE_STRIDE	8
 
 static bool async_share_worthwhile(struct async_batch *batch,
-				   struct async_pool *pool, unsigned int next);
+				   struct async_pool *pool, unsigned int next,
+				   unsigned int nr_chains);
 static bool async_share(struct async_batch *batch, struct async_pool *pool,
 			unsigned int next, unsigned int nr_punted,
 			unsigned int nr_blocking);
@@ -831,7 +836,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 {
 	struct async_req *next;
 	bool killed = false;
-	unsigned int i, done = 0, check_at = 1;
+	unsigned int i, done = 0, check_at = 1, nr_chains = 0;
 	int nr_punted = 0;
 
 	*nr_blocking = 0;
@@ -840,7 +845,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 
 		if (i >= check_at && !audited) {
 			check_at = i + ASYNC_SHARE_STRIDE;
-			if (async_share_worthwhile(batch, pool, i) &&
+			if (async_share_worthwhile(batch, pool, i, nr_chains) &&
 			    async_share(batch, pool, i, nr_punted, *nr_blocking))
 				return async_run_shared(batch, pool, i, done);
 		}
@@ -860,6 +865,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		} else if (first->state != ASYNC_REQ_TIMED) {
 			done += first->chain_len;
 		}
+		nr_chains++;
 		cond_resched();
 	}
 	atomic_sub(done, &batch->ctx->inflight);
@@ -988,9 +994,17 @@ static void async_pool_kick(struct async_pool *pool,
 			    struct async_orphans *orphans)
 	__must_hold(&pool->ctx->lock)
 {
+	struct async_batch *batch, *next;
+
 	if (!pool->nr_workers) {
-		list_splice_init(&pool->queue, &orphans->batches);
-		pool->nr_blocking = 0;
+		/* The submitter of a shared batch cancels what it left. */
+		list_for_each_entry_safe(batch, next, &pool->queue, queue_node) {
+			if (!batch->sharing)
+				list_move_tail(&batch->queue_node,
+					       &orphans->batches);
+		}
+		if (list_empty(&pool->queue))
+			pool->nr_blocking = 0;
 		list_splice_init(&pool->works, &orphans->works);
 		pool->nr_works = 0;
 	} else if (async_pool_wants_worker(pool)) {
@@ -1207,11 +1221,16 @@ static int async_worker_fn(void *data)
 				first = async_take_chain(batch);
 				if (batch->next_chain == batch->nr)
 					list_del_init(&batch->queue_node);
-				/* Taken: a shared batch's submitter leaves it. */
-				first->state = ASYNC_REQ_RUNNING;
-				/* Its submitter runs the quick ones beside us. */
-				recruit = async_chain_blocks(first) ||
-					  !batch->sharing;
+				/* A shared batch's submitter leaves it now. */
+				first->state = ASYNC_REQ_TAKEN;
+				/*
+				 * The submitter of a shared batch runs its
+				 * untried chains beside us, and makes sure a
+				 * worker takes what it queues again.
+				 */
+				recruit = !batch->sharing ||
+					  (first->flags & ASYNC_REQ_PUNTED) ||
+					  async_chain_blocks(first);
 				if (async_chain_blocks(first))
 					pool->nr_blocking--;
 				w->batch = batch;
@@ -1297,22 +1316,116 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 	async_cancel_orphans(&orphans);
 }
 
+/* Interrupts the worker running @req. */
+static void async_interrupt_runner(struct async_batch *batch,
+				   struct async_req *req)
+	__must_hold(&batch->ctx->lock)
+{
+	struct async_worker *w;
+
+	list_for_each_entry(w, &batch->ctx->busy, busy_node) {
+		if (w->batch == batch && req >= w->first &&
+		    req < w->first + w->first->chain_len) {
+			set_notify_signal(w->task);
+			return;
+		}
+	}
+	WARN_ON_ONCE(1);
+}
+
+/*
+ * Marks the entries of @batch that lie at @uentries + k * @size cancelled,
+ * interrupts the one running, if any, and moves the timers it stops to
+ * @stopped.  Returns how many it cancelled.
+ */
+static unsigned int async_cancel_batch(struct async_batch *batch,
+				       void __user *uentries, unsigned int nr,
+				       size_t size, struct list_head *stopped)
+	__must_hold(&batch->ctx->lock)
+{
+	unsigned long start = (unsigned long)uentries;
+	unsigned long end = start + (unsigned long)nr * size;
+	unsigned int i, count = 0;
+
+	for (i = 0; i < batch->nr; i++) {
+		struct async_req *req = &batch->reqs[i];
+		unsigned long addr = (unsigned long)batch->uentries +
+				     (unsigned long)i * batch->entry_size;
+
+		if (addr < start || addr >= end || (addr - start) % size)
+			continue;
+		if (req->state == ASYNC_REQ_DONE || req->cancelled)
+			continue;
+		if (req->state == ASYNC_REQ_TIMED) {
+			count += async_timer_cancel(req, stopped);
+			continue;
+		}
+		/*
+		 * One the submitter runs in a shared batch does not block; it
+		 * sees the mark before it runs the entry, as does a worker
+		 * that took the chain or takes it once queued again.
+		 */
+		WRITE_ONCE(req->cancelled, true);
+		count++;
+		if (req->state == ASYNC_REQ_RUNNING)
+			async_interrupt_runner(batch, req);
+	}
+	return count;
+}
+
+/**
+ * async_cancel() - cancel entries of earlier calls
+ * @uentries: Entries as they were submitted, or a part of them.
+ * @nr: Number of entries.
+ * @size: Entry size they were submitted with.
+ *
+ * Entries not started complete with -ECANCELED when a worker reaches them,
+ * without running; a running entry gets TIF_NOTIFY_SIGNAL, which ends an
+ * interruptible wait; a sleep on a timer ends here, as interrupted.
+ *
+ * Return: The number of entries cancelled.
+ */
+long async_cancel(void __user *uentries, unsigned int nr, size_t size)
+{
+	/* Pairs with the release in async_ctx_get(). */
+	struct async_ctx *ctx = smp_load_acquire(&current->signal->async_ctx);
+	struct async_batch *batch;
+	LIST_HEAD(stopped);
+	long count = 0;
+
+	if (!ctx)
+		return 0;
+	spin_lock(&ctx->lock);
+	list_for_each_entry(batch, &ctx->batches, node)
+		count += async_cancel_batch(batch, uentries, nr, size,
+					    &stopped);
+	spin_unlock(&ctx->lock);
+	async_timers_stopped(&stopped, true);
+	return count;
+}
+
 /*
  * A batch is shared once its inline run has lasted ASYNC_SHARE_AFTER_NS
  * and, at the pace of its entries so far, what is left would take
  * ASYNC_SHARE_LEFT_NS more: long enough to be worth a worker's wakeup.
+ * Its chains must have taken ASYNC_SHARE_CHAIN_NS each: a chain shorter
+ * than that costs less to run than to take under a shared lock, and the
+ * worker would slow the submitter down more than it helps.
  */
 #define ASYNC_SHARE_AFTER_NS	(10 * NSEC_PER_USEC)
-#define ASYNC_SHARE_LEFT_NS	(100 * NSEC_PER_USEC)
+#define ASYNC_SHARE_LEFT_NS	(50 * NSEC_PER_USEC)
+#define ASYNC_SHARE_CHAIN_NS	(2 * NSEC_PER_USEC)
 
 /*
- * Whether to share @batch from entry @next on: it is long enough, has no
- * sleeps on timers, whose set-up assumes the submitter runs it alone, and
- * an idle worker has an idle CPU to run on.  On one CPU, or with every
- * CPU busy, a worker would only take time from the submitter.
+ * Whether to share @batch from entry @next on, after @nr_chains chains: it
+ * is long enough, has no sleeps on timers, whose set-up assumes the
+ * submitter runs it alone, and an idle worker has an idle CPU to run on.
+ * On one CPU, or with every CPU busy, a worker would only take time from
+ * the submitter.
  */
 static bool async_share_worthwhile(struct async_batch *batch,
-				   struct async_pool *pool, unsigned int next)
+				   struct async_pool *pool, unsigned int next,
+				   unsigned int nr_chains)
 {
 	unsigned int this_cpu, cpu;
 	u64 spent;
@@ -1321,6 +1434,7 @@ static bool async_share_worthwhile(struct async_batch *batch,
 		return false;
 	spent = ktime_get_ns() - batch->submit_ns;
 	if (spent < ASYNC_SHARE_AFTER_NS ||
+	    spent < (u64)nr_chains * ASYNC_SHARE_CHAIN_NS ||
 	    div_u64(spent * (batch->nr - next), next) < ASYNC_SHARE_LEFT_NS)
 		return false;
 	/* Looked at again under the lock by async_share(). */
@@ -1349,7 +1463,7 @@ static bool async_share_worthwhile(struct async_batch *batch,
  * a worker that comes late finds nothing left and costs the submitter
  * nothing but the wakeup.
  *
- * Return: Whether the batch is shared; not if no worker was idle after all.
+ * Return: Whether the batch is shared; not if no worker is idle.
  */
 static bool async_share(struct async_batch *batch, struct async_pool *pool,
 			unsigned int next, unsigned int nr_punted,
@@ -1358,7 +1472,15 @@ static bool async_share(struct async_batch *batch, struct async_pool *pool,
 	struct async_ctx *ctx = batch->ctx;
 	unsigned int i, nr_chains = nr_punted;
 	struct async_worker *w;
+	bool idle;
 	DEFINE_WAKE_Q(wake_q);
+
+	/* Should the worker be gone by then, the submitter takes it all. */
+	spin_lock(&ctx->lock);
+	idle = !list_empty(&pool->idle);
+	spin_unlock(&ctx->lock);
+	if (!idle)
+		return false;
 
 	for (i = next; i < batch->nr; i += batch->reqs[i].chain_len) {
 		nr_chains++;
@@ -1370,16 +1492,9 @@ static bool async_share(struct async_batch *batch, struct async_pool *pool,
 	refcount_inc(&batch->refs);
 	atomic_set(&batch->pending, nr_chains);
 	batch->shared = true;
-	batch->sharing = true;
 
 	spin_lock(&ctx->lock);
-	if (list_empty(&pool->idle)) {
-		spin_unlock(&ctx->lock);
-		batch->shared = false;
-		batch->sharing = false;
-		refcount_dec(&batch->refs);
-		return false;
-	}
+	batch->sharing = true;
 	list_add_tail(&batch->node, &ctx->batches);
 	batch->next_chain = async_next_chain(batch, 0);
 	list_add_tail(&batch->queue_node, &pool->queue);
@@ -1419,7 +1534,13 @@ static bool async_claim_chain(struct async_batch *batch,
 	return true;
 }
 
-/* Queues again, for a worker, a chain the submitter stopped at @req. */
+/*
+ * Queues again, for a worker, a chain the submitter stopped at @req.  The
+ * workers may all be busy with chains that block: a worker that takes an
+ * untried chain of a shared batch does not recruit, so the submitter makes
+ * sure one is on its way, or made, as for a batch it queues.  If none can
+ * be, the chain waits for a busy one.
+ */
 static void async_requeue_chain(struct async_batch *batch,
 				struct async_pool *pool, struct async_req *req)
 {
@@ -1435,9 +1556,11 @@ static void async_requeue_chain(struct async_batch *batch,
 	if (list_empty(&batch->queue_node))
 		list_add_tail(&batch->queue_node, &pool->queue);
 	pool->nr_blocking += async_chain_blocks(req);
+	/* With no worker left it keeps the batch, which the submitter ends. */
 	async_pool_kick(pool, &orphans);
 	spin_unlock(&ctx->lock);
 	async_cancel_orphans(&orphans);
+	async_pool_prepare(pool);
 }
 
 /*
@@ -1476,9 +1599,11 @@ static int async_run_shared(struct async_batch *batch,
 			    unsigned int done)
 {
 	struct async_ctx *ctx = batch->ctx;
+	bool claimed, killed = false, prepare = false;
+	struct async_orphans orphans;
 	unsigned int i, ended = 0;
 	struct async_req *stop;
-	bool claimed, killed = false;
+	LIST_HEAD(stopped);
 
 	for (i = next; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
@@ -1495,112 +1620,44 @@ static int async_run_shared(struct async_batch *batch,
 		if (!stop) {
 			done += first->chain_len;
 			ended++;
-			continue;
-		}
-		done += stop - first;
-		if (killed) {
+		} else if (killed) {
 			/* The entries from the one killed on stay pending. */
-			done += first->chain_len - (stop - first);
+			done += first->chain_len;
 			ended++;
 			break;
+		} else {
+			done += stop - first;
+			async_requeue_chain(batch, pool, stop);
 		}
-		async_requeue_chain(batch, pool, stop);
 		cond_resched();
 	}
 
+	async_orphans_init(&orphans);
 	spin_lock(&ctx->lock);
 	batch->sharing = false;
-	if (killed)
+	if (killed) {
+		/* Stop the chains workers took, as a kill on a worker would. */
+		async_cancel_batch(batch, batch->uentries, batch->nr,
+				   batch->entry_size, &stopped);
 		ended += async_unqueue_chains(batch, pool, &done);
+	} else if (!list_empty(&batch->queue_node)) {
+		/* Left queued by async_pool_kick() with no worker left. */
+		if (!pool->nr_workers) {
+			list_move_tail(&batch->queue_node, &orphans.batches);
+		} else {
+			async_pool_kick(pool, &orphans);
+			prepare = true;
+		}
+	}
 	spin_unlock(&ctx->lock);
+	/* A batch with no timer stops none. */
+	WARN_ON_ONCE(!list_empty(&stopped));
 	atomic_sub(done, &ctx->inflight);
 	async_end_chains(batch, ended);
+	async_cancel_orphans(&orphans);
+	if (prepare)
+		async_pool_prepare(pool);
 	return killed ? -ECANCELED : 0;
-}
-
-/* Interrupts the worker running @req. */
-static void async_interrupt_runner(struct async_batch *batch,
-				   struct async_req *req)
-	__must_hold(&batch->ctx->lock)
-{
-	struct async_worker *w;
-
-	list_for_each_entry(w, &batch->ctx->busy, busy_node) {
-		if (w->batch == batch && req >= w->first &&
-		    req < w->first + w->first->chain_len) {
-			set_notify_signal(w->task);
-			return;
-		}
-	}
-	WARN_ON_ONCE(1);
-}
-
-/*
- * Marks the entries of @batch that lie at @uentries + k * @size cancelled,
- * interrupts the one running, if any, and moves the timers it stops to
- * @stopped.  Returns how many it cancelled.
- */
-static unsigned int async_cancel_batch(struct async_batch *batch,
-				       void __user *uentries, unsigned int nr,
-				       size_t size, struct list_head *stopped)
-	__must_hold(&batch->ctx->lock)
-{
-	unsigned long start = (unsigned long)uentries;
-	unsigned long end = start + (unsigned long)nr * size;
-	unsigned int i, count = 0;
-
-	for (i = 0; i < batch->nr; i++) {
-		struct async_req *req = &batch->reqs[i];
-		unsigned long addr = (unsigned long)batch->uentries +
-				     (unsigned long)i * batch->entry_size;
-
-		if (addr < start || addr >= end || (addr - start) % size)
-			continue;
-		/* One the submitter runs in a shared batch does not block. */
-		if (req->state == ASYNC_REQ_DONE ||
-		    req->state == ASYNC_REQ_INLINE || req->cancelled)
-			continue;
-		if (req->state == ASYNC_REQ_TIMED) {
-			count += async_timer_cancel(req, stopped);
-			continue;
-		}
-		WRITE_ONCE(req->cancelled, true);
-		count++;
-		if (req->state == ASYNC_REQ_RUNNING)
-			async_interrupt_runner(batch, req);
-	}
-	return count;
-}
-
-/**
- * async_cancel() - cancel entries of earlier calls
- * @uentries: Entries as they were submitted, or a part of them.
- * @nr: Number of entries.
- * @size: Entry size they were submitted with.
- *
- * Entries not started complete with -ECANCELED when a worker reaches them,
- * without running; a running entry gets TIF_NOTIFY_SIGNAL, which ends an
- * interruptible wait; a sleep on a timer ends here, as interrupted.
- *
- * Return: The number of entries cancelled.
- */
-long async_cancel(void __user *uentries, unsigned int nr, size_t size)
-{
-	/* Pairs with the release in async_ctx_get(). */
-	struct async_ctx *ctx = smp_load_acquire(&current->signal->async_ctx);
-	struct async_batch *batch;
-	LIST_HEAD(stopped);
-	long count = 0;
-
-	if (!ctx)
-		return 0;
-	spin_lock(&ctx->lock);
-	list_for_each_entry(batch, &ctx->batches, node)
-		count += async_cancel_batch(batch, uentries, nr, size,
-					    &stopped);
-	spin_unlock(&ctx->lock);
-	async_timers_stopped(&stopped, true);
-	return count;
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/fanotify.h>
 #include <sys/inotify.h>
 #include <sys/mman.h>
@@ -818,6 +819,70 @@ TEST_F(where, cancel_meets_a_long_batch)
 		ASSERT_GE(cancelled + 16, c.count);
 	}
 	close(fd);
+}
+
+/*
+ * A chain of a long batch that blocks on a worker (an eventfd read) does
+ * not hold up the chains queued after it, even the one it waits for (the
+ * write), wherever the two ran: the batch completes.
+ */
+TEST_F(where, blocked_chain_does_not_stall_a_long_batch)
+{
+	static struct async_syscall e[3 * SHARED_CHAINS];
+	static char bufs[SHARED_CHAINS][64];
+	unsigned int i, blocker = SHARED_CHAINS / 3, unblocker = SHARED_CHAINS - 1;
+	uint64_t one = 1, got = 0;
+	int efd, fd, status;
+	pid_t pid;
+
+	efd = eventfd(0, EFD_CLOEXEC);
+	ASSERT_LE(0, efd);
+	for (i = 0; i < SHARED_CHAINS; i++) {
+		struct async_syscall *c = &e[3 * i];
+
+		async_prep_openat(&c[0], self->dirfd, "f", O_RDONLY, 0);
+		async_prep_pread(&c[1], -1, bufs[i], 64, 0);
+		async_ref(&c[1], 0, 3 * i);
+		async_prep_close(&c[2], -1);
+		async_ref(&c[2], 0, 3 * i);
+		async_run_anyway(&c[2]);
+		async_chain(c, 3);
+	}
+	fd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	/* Chains of their own, followed by reads that refer to nothing. */
+	async_prep_read(&e[3 * blocker], efd, &got, sizeof(got));
+	async_prep_write(&e[3 * unblocker], efd, &one, sizeof(one));
+	for (i = 1; i < 3; i++) {
+		async_prep_pread(&e[3 * blocker + i], fd, bufs[blocker], 64, 0);
+		async_prep_pread(&e[3 * unblocker + i], fd, bufs[unblocker],
+				 64, 0);
+	}
+	async_chain(&e[3 * blocker], 3);
+	async_chain(&e[3 * unblocker], 3);
+
+	/* A new process: a new pool, whose one worker may be the blocked one. */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		alarm(WAIT_TIMEOUT_S);
+		if (async_submit_wait(e, 3 * SHARED_CHAINS) != 3 * SHARED_CHAINS)
+			_exit(10);
+		if (e[3 * blocker].result != sizeof(got) || got != 1)
+			_exit(11);
+		if (e[3 * unblocker].result != sizeof(one))
+			_exit(12);
+		for (i = 0; i < SHARED_CHAINS; i++) {
+			if (e[3 * i + 1].result != 64)
+				_exit(13);
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("stalled: status %#x", status);
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	close(fd);
+	close(efd);
 }
 
 TEST_HARNESS_MAIN
