@@ -19,6 +19,9 @@
  * wait for a peer or a timer, whose batch also wakes an idle worker for
  * each of them at once, so that they fan out to as many as they need.
  *
+ * A long batch that the submitter runs itself is shared with an idle
+ * worker once it has run for a while: async_share().
+ *
  * The kernel queues work of its own the same way, one &struct async_work
  * at a time (Linux AIO's buffered I/O and fsync): async_work_queue().
  */
@@ -810,6 +813,7 @@ static int async_run_shared(struct async_batch *batch,
 /**
  * async_run_inline() - run in the submitter what does not block
  * @batch: The checked entries, not yet visible to any other thread.
+ * @pool: The submitter's pool, which a long batch is shared with.
  * @audited: Whether audit collects system call records for the submitter:
  *	async_audited().
  * @nr_blocking: Set to the number of chains left for workers that are
@@ -988,7 +992,8 @@ static bool async_wake_idle(struct async_pool *pool)
 /*
  * Gets queued work going after it was queued or a worker was lost: wakes
  * an idle worker unless enough are already on their way, or, if no worker
- * is left at all, moves the work to @orphans, to complete without running.
+ * is left at all, moves the work to @orphans, to complete without running;
+ * but for a batch still shared, whose submitter does that itself.
  */
 static void async_pool_kick(struct async_pool *pool,
 			    struct async_orphans *orphans)
@@ -1617,14 +1622,12 @@ static int async_run_shared(struct async_batch *batch,
 		if (!claimed)
 			continue;
 		stop = async_run_chain_inline(batch, first, &killed);
-		if (!stop) {
+		if (!stop || killed) {
+			/* A kill leaves its entry and the rest pending. */
 			done += first->chain_len;
 			ended++;
-		} else if (killed) {
-			/* The entries from the one killed on stay pending. */
-			done += first->chain_len;
-			ended++;
-			break;
+			if (killed)
+				break;
 		} else {
 			done += stop - first;
 			async_requeue_chain(batch, pool, stop);
