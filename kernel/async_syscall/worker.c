@@ -1419,7 +1419,7 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
  */
 #define ASYNC_SHARE_AFTER_NS	(10 * NSEC_PER_USEC)
 #define ASYNC_SHARE_LEFT_NS	(50 * NSEC_PER_USEC)
-#define ASYNC_SHARE_CHAIN_NS	(2 * NSEC_PER_USEC)
+#define ASYNC_SHARE_CHAIN_NS	(5 * NSEC_PER_USEC)
 
 /*
  * Whether to share @batch from entry @next on, after @nr_chains chains: it
