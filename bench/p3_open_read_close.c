@@ -15,6 +15,7 @@
  * NFILES, host stalls included.
  */
 #include <aio.h>
+#include <sched.h>
 #include <liburing.h>
 #include <sys/stat.h>
 
@@ -230,6 +231,8 @@ static const struct method {
 	{ "sync",	group_sync },
 	{ "async",	group_async },
 	{ "async_queue", group_async_queue },
+	/* The submitter on one vCPU: no batch is shared with a worker. */
+	{ "async_1cpu",	group_async },
 	{ "uring",	group_uring },
 	{ "pool",	group_pool },
 	{ "aio",	group_aio },
@@ -267,8 +270,18 @@ int main(void)
 	clk = clock_overhead();
 
 	for (mi = 0; mi < ARRAY_SIZE(methods); mi++) {
+		bool pinned = !strcmp(methods[mi].name, "async_1cpu");
+		cpu_set_t all, one;
+
 		if (!method_wanted(methods[mi].name))
 			continue;
+		if (pinned) {
+			CPU_ZERO(&one);
+			CPU_SET(0, &one);
+			if (sched_getaffinity(0, sizeof(all), &all) ||
+			    sched_setaffinity(0, sizeof(one), &one))
+				die("sched_setaffinity: %s", strerror(errno));
+		}
 		methods[mi].group(0, INFLIGHT);	/* warm up */
 		nv = 0;
 		for (r = 0; r < reps; r++)
@@ -283,6 +296,8 @@ int main(void)
 			       count_threads("async-wrk-"));
 			report_split("P3", param, split_pass);
 		}
+		if (pinned && sched_setaffinity(0, sizeof(all), &all))
+			die("sched_setaffinity: %s", strerror(errno));
 	}
 	pool_stop(&pool);
 	io_uring_queue_exit(&ring);

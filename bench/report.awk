@@ -292,6 +292,9 @@ END {
 	q = get("P3", p3, "async_queue", "us_per_file")
 	printf("\nP3 through libasync's queue (step references, cleanup close, reap with user data): %s µs/file, %s× the raw async chains.\n",
 	       num(q), rat(div(q, get("P3", p3, "async", "us_per_file"))))
+	q = get("P3", p3, "async_1cpu", "us_per_file")
+	printf("\nP3 with the submitter pinned to one vCPU, where no batch is shared with a worker: %s µs/file; the raw async chains are %s× faster.\n",
+	       num(q), rat(div(q, get("P3", p3, "async", "us_per_file"))))
 	printf("\nasync-wrk-* threads after the async pass, most of the rounds: P3 %s, P5 %s.\n",
 	       num(most("P3", p3, "async", "workers")), num(most("P5", p5, "async", "workers")))
 	f = dat "/p35.dat"

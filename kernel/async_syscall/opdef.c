@@ -170,7 +170,7 @@ static int __init async_op_defs_check(void)
 	BUILD_BUG_ON(NR_syscalls > ASYNC_REQ_OP);
 	BUILD_BUG_ON(ARRAY_SIZE(async_op_defs) > ASYNC_REQ_OP);
 	BUILD_BUG_ON(ASYNC_SUBMIT_MAX_ENTRIES > U16_MAX);
-	BUILD_BUG_ON(ASYNC_SYSCALL_FLAGS >= ASYNC_REQ_TIMER);
+	BUILD_BUG_ON(ASYNC_SYSCALL_FLAGS >= ASYNC_REQ_PUNTED);
 	BUILD_BUG_ON(ASYNC_NR_ARGS > BITS_PER_BYTE);
 	BUILD_BUG_ON(sizeof(struct async_batch) +
 		     64 * sizeof(struct async_req) > SZ_4K);

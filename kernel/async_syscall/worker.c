@@ -528,8 +528,38 @@ static void async_worker_no_chain(struct async_worker *w)
 	spin_unlock(&w->pool->ctx->lock);
 }
 
+static bool async_issue_inline(struct async_batch *batch,
+			       struct async_req *req, long *res, bool *killed);
+static void async_worker_recruit(struct async_worker *w);
+
+/*
+ * Tries @req as the submitter would, without blocking.  Returns false if
+ * it would block; otherwise *@res is its result.
+ */
+static bool async_issue_untried(struct async_worker *w,
+				struct async_batch *batch,
+				struct async_req *req, long *res)
+{
+	bool killed = false;
+
+	if (!async_issue_inline(batch, req, res, &killed))
+		return false;
+	if (killed) {
+		w->kill_sig = SIGSYS;
+		w->dying = true;
+	}
+	return true;
+}
+
+/*
+ * Runs the chain at @first.  An @untried chain, of a batch its submitter
+ * shares, is one the submitter would have run without blocking: the
+ * worker runs it that way too, and recruits another worker only once an
+ * entry would block, so that quick chains keep few threads busy and one
+ * that blocks does not hold up the rest.
+ */
 static void async_run_chain(struct async_worker *w, struct async_batch *batch,
-			    struct async_req *first)
+			    struct async_req *first, bool untried)
 {
 	struct async_ctx *ctx = batch->ctx;
 	const struct cred *old_cred;
@@ -557,8 +587,17 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 					  start_ns - batch->submit_ns);
 		if (async_start(ctx, req) && !w->dying &&
 		    !fatal_signal_pending(current) &&
-		    (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)))
+		    (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
+		    (!untried || !async_issue_untried(w, batch, req, &res))) {
+			if (untried) {
+				untried = false;
+				/* A new thread takes our own creds. */
+				revert_creds(old_cred);
+				async_worker_recruit(w);
+				old_cred = override_creds(batch->cred);
+			}
 			res = async_issue(w, batch, req);
+		}
 		if (res < 0)
 			failed = true;
 		async_finish(w, req);
@@ -1217,7 +1256,7 @@ static int async_worker_fn(void *data)
 							 struct async_batch,
 							 queue_node);
 		if (work || batch) {
-			bool recruit = true;
+			bool untried = false;
 
 			if (work) {
 				list_del_init(&work->node);
@@ -1228,14 +1267,9 @@ static int async_worker_fn(void *data)
 					list_del_init(&batch->queue_node);
 				/* A shared batch's submitter leaves it now. */
 				first->state = ASYNC_REQ_TAKEN;
-				/*
-				 * The submitter of a shared batch runs its
-				 * untried chains beside us, and makes sure a
-				 * worker takes what it queues again.
-				 */
-				recruit = !batch->sharing ||
-					  (first->flags & ASYNC_REQ_PUNTED) ||
-					  async_chain_blocks(first);
+				untried = batch->sharing &&
+					  !(first->flags & ASYNC_REQ_PUNTED) &&
+					  !async_chain_blocks(first);
 				if (async_chain_blocks(first))
 					pool->nr_blocking--;
 				w->batch = batch;
@@ -1243,12 +1277,13 @@ static int async_worker_fn(void *data)
 				list_add(&w->busy_node, &ctx->busy);
 			}
 			spin_unlock(&ctx->lock);
-			if (recruit)
+			/* An untried chain recruits once it would block. */
+			if (!untried)
 				async_worker_recruit(w);
 			if (work)
 				async_run_work(w, work);
 			else
-				async_run_chain(w, batch, first);
+				async_run_chain(w, batch, first, untried);
 			if (w->dying) {
 				spin_lock(&ctx->lock);
 				break;
@@ -1356,12 +1391,14 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
 		struct async_req *req = &batch->reqs[i];
 		unsigned long addr = (unsigned long)batch->uentries +
 				     (unsigned long)i * batch->entry_size;
+		/* The submitter of a shared batch marks what it ran done. */
+		u8 state = READ_ONCE(req->state);
 
 		if (addr < start || addr >= end || (addr - start) % size)
 			continue;
-		if (req->state == ASYNC_REQ_DONE || req->cancelled)
+		if (state == ASYNC_REQ_DONE || req->cancelled)
 			continue;
-		if (req->state == ASYNC_REQ_TIMED) {
+		if (state == ASYNC_REQ_TIMED) {
 			count += async_timer_cancel(req, stopped);
 			continue;
 		}
@@ -1372,7 +1409,7 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
 		 */
 		WRITE_ONCE(req->cancelled, true);
 		count++;
-		if (req->state == ASYNC_REQ_RUNNING)
+		if (state == ASYNC_REQ_RUNNING)
 			async_interrupt_runner(batch, req);
 	}
 	return count;
@@ -1515,8 +1552,8 @@ static bool async_share(struct async_batch *batch, struct async_pool *pool,
 
 /*
  * Takes the chain at @first of a shared batch for the submitter, unless a
- * worker took it first.  A cancel leaves its entries be from now on: they
- * complete without blocking, or go back to the queue.
+ * worker took it first.  A cancel marks its entries but does not interrupt
+ * them: they complete without blocking, or go back to the queue.
  */
 static bool async_claim_chain(struct async_batch *batch,
 			      struct async_pool *pool, struct async_req *first)
@@ -1540,11 +1577,9 @@ static bool async_claim_chain(struct async_batch *batch,
 }
 
 /*
- * Queues again, for a worker, a chain the submitter stopped at @req.  The
- * workers may all be busy with chains that block: a worker that takes an
- * untried chain of a shared batch does not recruit, so the submitter makes
- * sure one is on its way, or made, as for a batch it queues.  If none can
- * be, the chain waits for a busy one.
+ * Queues again, for a worker, a chain the submitter stopped at @req.  A
+ * worker recruits another before it runs a chain that may block, so one
+ * is idle or on its way unless the pool is at its bound.
  */
 static void async_requeue_chain(struct async_batch *batch,
 				struct async_pool *pool, struct async_req *req)
@@ -1565,15 +1600,13 @@ static void async_requeue_chain(struct async_batch *batch,
 	async_pool_kick(pool, &orphans);
 	spin_unlock(&ctx->lock);
 	async_cancel_orphans(&orphans);
-	async_pool_prepare(pool);
 }
 
 /*
  * After a seccomp kill of the submitter no worker starts another chain of
  * the batch: their entries stay pending, as in a batch the submitter runs
- * alone.  Chains a worker has taken run on until the process exits.
- * Returns the number of chains taken back; *@nr_entries grows by their
- * entries.
+ * alone.  Chains a worker has taken were cancelled.  Returns the number of
+ * chains taken back; *@nr_entries grows by their entries.
  */
 static unsigned int async_unqueue_chains(struct async_batch *batch,
 					 struct async_pool *pool,
@@ -1604,7 +1637,7 @@ static int async_run_shared(struct async_batch *batch,
 			    unsigned int done)
 {
 	struct async_ctx *ctx = batch->ctx;
-	bool claimed, killed = false, prepare = false;
+	bool claimed, killed = false;
 	struct async_orphans orphans;
 	unsigned int i, ended = 0;
 	struct async_req *stop;
@@ -1619,8 +1652,10 @@ static int async_run_shared(struct async_batch *batch,
 		spin_lock(&ctx->lock);
 		claimed = async_claim_chain(batch, pool, first);
 		spin_unlock(&ctx->lock);
-		if (!claimed)
+		if (!claimed) {
+			cond_resched();
 			continue;
+		}
 		stop = async_run_chain_inline(batch, first, &killed);
 		if (!stop || killed) {
 			/* A kill leaves its entry and the rest pending. */
@@ -1643,14 +1678,9 @@ static int async_run_shared(struct async_batch *batch,
 		async_cancel_batch(batch, batch->uentries, batch->nr,
 				   batch->entry_size, &stopped);
 		ended += async_unqueue_chains(batch, pool, &done);
-	} else if (!list_empty(&batch->queue_node)) {
+	} else if (!list_empty(&batch->queue_node) && !pool->nr_workers) {
 		/* Left queued by async_pool_kick() with no worker left. */
-		if (!pool->nr_workers) {
-			list_move_tail(&batch->queue_node, &orphans.batches);
-		} else {
-			async_pool_kick(pool, &orphans);
-			prepare = true;
-		}
+		list_move_tail(&batch->queue_node, &orphans.batches);
 	}
 	spin_unlock(&ctx->lock);
 	/* A batch with no timer stops none. */
@@ -1658,8 +1688,6 @@ static int async_run_shared(struct async_batch *batch,
 	atomic_sub(done, &ctx->inflight);
 	async_end_chains(batch, ended);
 	async_cancel_orphans(&orphans);
-	if (prepare)
-		async_pool_prepare(pool);
 	return killed ? -ECANCELED : 0;
 }
 

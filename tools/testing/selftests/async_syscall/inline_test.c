@@ -663,8 +663,8 @@ TEST_F(where, close_releases_before_next_entry)
 
 /* Chains of a batch long enough to be shared with a worker. */
 #define SHARED_CHAINS	512
-/* One-entry chains of the batch a cancel meets. */
-#define CANCEL_ENTRIES	2048
+/* One-entry chains of the batch a cancel meets: opens, long enough to share. */
+#define CANCEL_ENTRIES	512
 
 /* How often @needle occurs in the whole trace, however long. */
 static unsigned int count_in_trace(const char *needle)
@@ -767,13 +767,13 @@ struct canceller {
 	long count;
 };
 
-/* Cancels the whole batch once its entry 128 is done. */
+/* Cancels the whole batch once its entry 32 is done. */
 static void *cancel_midway(void *p)
 {
 	struct canceller *c = p;
 
 	/* Asleep, not spinning: the batch is shared only with a CPU idle. */
-	wait_done(&c->e[128], WAIT_TIMEOUT_S);
+	wait_done(&c->e[32], WAIT_TIMEOUT_S);
 	c->count = async_cancel(c->e, CANCEL_ENTRIES);
 	return NULL;
 }
@@ -787,17 +787,15 @@ static void *cancel_midway(void *p)
 TEST_F(where, cancel_meets_a_long_batch)
 {
 	static struct async_syscall e[CANCEL_ENTRIES];
-	static char buf[64];
 	unsigned int i, try, cancelled;
 	struct canceller c = { .e = e };
+	int blocked;
 	pthread_t t;
-	int fd;
 
-	fd = open(self->path, O_RDONLY);
-	ASSERT_LE(0, fd);
 	for (try = 0; try < 5; try++) {
 		for (i = 0; i < CANCEL_ENTRIES; i++) {
-			async_prep_pread(&e[i], fd, buf, sizeof(buf), 0);
+			async_prep_openat(&e[i], self->dirfd, "f",
+					  O_RDONLY | O_CLOEXEC, 0);
 			e[i].done = 0;
 		}
 		ASSERT_EQ(0, pthread_create(&t, NULL, cancel_midway, &c));
@@ -810,15 +808,18 @@ TEST_F(where, cancel_meets_a_long_batch)
 			if (e[i].result == -ECANCELED)
 				cancelled++;
 			else
-				ASSERT_EQ(sizeof(buf), e[i].result)
-					TH_LOG("entry %u", i);
+				ASSERT_LE(0, e[i].result) TH_LOG("entry %u", i);
 		}
-		TH_LOG("try %u: %ld cancelled, %u with -ECANCELED", try,
-		       c.count, cancelled);
+		for (i = 0; i < CANCEL_ENTRIES; i++) {
+			if (e[i].result >= 0)
+				close(e[i].result);
+		}
+		TH_LOG("try %u: %ld cancelled, %u with -ECANCELED, %d workers",
+		       try, c.count, cancelled,
+		       scan_workers(getpid(), getpid(), -1, &blocked));
 		ASSERT_LE(cancelled, c.count);
 		ASSERT_GE(cancelled + 16, c.count);
 	}
-	close(fd);
 }
 
 /*
