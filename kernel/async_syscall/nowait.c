@@ -114,8 +114,12 @@ static ssize_t async_nowait_readv(struct file *file, u64 uvec, u64 vlen,
 
 	if (vlen > UIO_MAXIOV)
 		return -EAGAIN;
-	ret = import_iovec(ITER_DEST, u64_to_user_ptr(uvec), vlen,
-			   ARRAY_SIZE(iovstack), &iov, &iter);
+	/*
+	 * Entries are native: a worker running a shared call's chain is not
+	 * in a system call, and may look like an x32 one to import_iovec().
+	 */
+	ret = __import_iovec(ITER_DEST, u64_to_user_ptr(uvec), vlen,
+			     ARRAY_SIZE(iovstack), &iov, &iter, false);
 	if (ret < 0)
 		return -EAGAIN;
 	/* vfs_readv() does not call ->read_iter() for nothing. */

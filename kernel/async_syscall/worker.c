@@ -531,6 +531,7 @@ static void async_worker_no_chain(struct async_worker *w)
 static bool async_issue_inline(struct async_batch *batch,
 			       struct async_req *req, long *res, bool *killed);
 static void async_worker_recruit(struct async_worker *w);
+static void async_worker_keep_spare(struct async_worker *w);
 
 /*
  * Tries @req as the submitter would, without blocking.  Returns false if
@@ -594,9 +595,13 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 				/* A new thread takes our own creds. */
 				revert_creds(old_cred);
 				async_worker_recruit(w);
+				async_worker_keep_spare(w);
 				old_cred = override_creds(batch->cred);
 			}
-			res = async_issue(w, batch, req);
+			/* The recruit may have taken a kill or a cancel's notice. */
+			if (!w->dying && !fatal_signal_pending(current) &&
+			    !READ_ONCE(req->cancelled))
+				res = async_issue(w, batch, req);
 		}
 		if (res < 0)
 			failed = true;
@@ -1169,6 +1174,38 @@ static void async_worker_recruit(struct async_worker *w)
 	}
 }
 
+/*
+ * Before a worker blocks in an untried chain of a shared batch: makes sure
+ * another worker is idle or on its way, for the chains the submitter may
+ * still hand over, which may be what this one waits for.  As for a
+ * recruit, a transient failure is retried.
+ */
+static void async_worker_keep_spare(struct async_worker *w)
+{
+	struct async_pool *pool = w->pool;
+	struct async_ctx *ctx = pool->ctx;
+	int tries = 0, err;
+
+	for (;;) {
+		spin_lock(&ctx->lock);
+		if (!list_empty(&pool->idle) || pool->nr_waking ||
+		    pool->nr_workers >= ctx->max_workers) {
+			spin_unlock(&ctx->lock);
+			return;
+		}
+		async_reserve_worker(pool);
+		spin_unlock(&ctx->lock);
+
+		err = async_create_worker(pool);
+		if (!err || ++tries == ASYNC_CREATE_TRIES)
+			return;
+		if (err != -EAGAIN && err != -ENOMEM && !async_restartable(err))
+			return;
+		if (!async_worker_signals(w))
+			return;
+	}
+}
+
 /**
  * async_pool_prepare() - make sure a worker will take what is queued next
  * @pool: The caller's pinned pool.
@@ -1578,8 +1615,8 @@ static bool async_claim_chain(struct async_batch *batch,
 
 /*
  * Queues again, for a worker, a chain the submitter stopped at @req.  A
- * worker recruits another before it runs a chain that may block, so one
- * is idle or on its way unless the pool is at its bound.
+ * worker makes sure another is idle or on its way before it blocks, so one
+ * takes it unless the pool is at its bound.
  */
 static void async_requeue_chain(struct async_batch *batch,
 				struct async_pool *pool, struct async_req *req)
