@@ -531,7 +531,8 @@ static void async_worker_no_chain(struct async_worker *w)
 static bool async_issue_inline(struct async_batch *batch,
 			       struct async_req *req, long *res, bool *killed);
 static void async_worker_recruit(struct async_worker *w);
-static void async_worker_keep_spare(struct async_worker *w);
+static void async_worker_keep_spare(struct async_worker *w,
+				    struct async_batch *batch);
 
 /*
  * Tries @req as the submitter would, without blocking.  Returns false if
@@ -595,7 +596,7 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 				/* A new thread takes our own creds. */
 				revert_creds(old_cred);
 				async_worker_recruit(w);
-				async_worker_keep_spare(w);
+				async_worker_keep_spare(w, batch);
 				old_cred = override_creds(batch->cred);
 			}
 			/* The recruit may have taken a kill or a cancel's notice. */
@@ -1095,6 +1096,14 @@ static int async_spawn_worker(struct async_pool *pool)
 
 	/* The new thread takes our creds: never an entry's overridden ones. */
 	WARN_ON_ONCE(current_cred() != current_real_cred());
+	/*
+	 * A thread made once the process is exiting or execing would miss
+	 * the kill: a worker that took its SIGKILL has none pending to stop
+	 * copy_process().
+	 */
+	if ((READ_ONCE(current->signal->flags) & SIGNAL_GROUP_EXIT) ||
+	    READ_ONCE(current->signal->group_exec_task))
+		return -EINTR;
 	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
 	if (!w)
 		return -ENOMEM;
@@ -1175,21 +1184,26 @@ static void async_worker_recruit(struct async_worker *w)
 }
 
 /*
- * Before a worker blocks in an untried chain of a shared batch: makes sure
- * another worker is idle or on its way, for the chains the submitter may
- * still hand over, which may be what this one waits for.  As for a
- * recruit, a transient failure is retried.
+ * Before a worker runs a chain of @batch that may block while its
+ * submitter still shares it: makes sure another worker is idle or on its
+ * way, for the chains the submitter may still hand over, which may be
+ * what this one waits for; the recruit only sees what is queued now.  As
+ * for a recruit, a transient failure is retried.  A dying worker makes
+ * none: a thread made now would miss the kill.
  */
-static void async_worker_keep_spare(struct async_worker *w)
+static void async_worker_keep_spare(struct async_worker *w,
+				    struct async_batch *batch)
 {
 	struct async_pool *pool = w->pool;
 	struct async_ctx *ctx = pool->ctx;
 	int tries = 0, err;
 
 	for (;;) {
+		if (w->dying)
+			return;
 		spin_lock(&ctx->lock);
-		if (!list_empty(&pool->idle) || pool->nr_waking ||
-		    pool->nr_workers >= ctx->max_workers) {
+		if (!batch->sharing || !list_empty(&pool->idle) ||
+		    pool->nr_waking || pool->nr_workers >= ctx->max_workers) {
 			spin_unlock(&ctx->lock);
 			return;
 		}
@@ -1293,7 +1307,7 @@ static int async_worker_fn(void *data)
 							 struct async_batch,
 							 queue_node);
 		if (work || batch) {
-			bool untried = false;
+			bool untried = false, spare = false;
 
 			if (work) {
 				list_del_init(&work->node);
@@ -1307,6 +1321,7 @@ static int async_worker_fn(void *data)
 				untried = batch->sharing &&
 					  !(first->flags & ASYNC_REQ_PUNTED) &&
 					  !async_chain_blocks(first);
+				spare = batch->sharing && !untried;
 				if (async_chain_blocks(first))
 					pool->nr_blocking--;
 				w->batch = batch;
@@ -1317,6 +1332,8 @@ static int async_worker_fn(void *data)
 			/* An untried chain recruits once it would block. */
 			if (!untried)
 				async_worker_recruit(w);
+			if (spare)
+				async_worker_keep_spare(w, batch);
 			if (work)
 				async_run_work(w, work);
 			else
