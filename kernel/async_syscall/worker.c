@@ -528,8 +528,9 @@ static void async_worker_no_chain(struct async_worker *w)
 	spin_unlock(&w->pool->ctx->lock);
 }
 
-static bool async_issue_inline(struct async_batch *batch,
-			       struct async_req *req, long *res, bool *killed);
+static __always_inline bool
+async_issue_inline(struct async_batch *batch, struct async_req *req,
+		   long *res, bool *killed);
 static void async_worker_recruit(struct async_worker *w);
 static void async_worker_keep_spare(struct async_worker *w,
 				    struct async_batch *batch);
@@ -674,8 +675,9 @@ static void async_run_work(struct async_worker *w, struct async_work *work)
  * over does not ask them again.  A kill acts on the submitter itself, as
  * for a system call it made, and stops the batch.
  */
-static bool async_issue_inline(struct async_batch *batch,
-			       struct async_req *req, long *res, bool *killed)
+static __always_inline bool
+async_issue_inline(struct async_batch *batch, struct async_req *req,
+		   long *res, bool *killed)
 {
 	u32 nr = async_req_nr(req);
 	const struct async_op_def *def = async_op_lookup(nr);
@@ -755,9 +757,9 @@ static void async_mark_left(struct async_batch *batch, struct async_req *req,
  * in the submitting thread.  Returns the entry from which a worker must
  * take the chain over, or NULL when it is done.
  */
-static struct async_req *async_run_chain_inline(struct async_batch *batch,
-						struct async_req *first,
-						bool *killed)
+static __always_inline struct async_req *
+async_run_chain_inline(struct async_batch *batch, struct async_req *first,
+		       bool *killed)
 {
 	bool failed = false;
 	u32 i;
@@ -842,12 +844,25 @@ static bool async_chain_blocks(struct async_req *req)
 	return (req->flags & ASYNC_REQ_WAITS) || (!IS_ERR(def) && def->waits);
 }
 
-/* Entries between two looks at whether to share a batch. */
+/*
+ * A batch is shared once its inline run has lasted ASYNC_SHARE_AFTER_NS
+ * and, at the pace of its entries so far, what is left would take
+ * ASYNC_SHARE_LEFT_NS more: long enough to be worth a worker's wakeup.
+ * Its chains must take ASYNC_SHARE_CHAIN_NS each, in two looks in a row,
+ * so that one interrupt or preemption does not make quick chains look
+ * slow: a chain shorter than that costs less to run than to take under a
+ * shared lock, and the worker would slow the submitter down more than it
+ * helps.  The looks come every ASYNC_SHARE_STRIDE entries, or at every
+ * chain once one was slow.
+ */
+#define ASYNC_SHARE_AFTER_NS	(10 * NSEC_PER_USEC)
+#define ASYNC_SHARE_LEFT_NS	(50 * NSEC_PER_USEC)
+#define ASYNC_SHARE_CHAIN_NS	(5 * NSEC_PER_USEC)
 #define ASYNC_SHARE_STRIDE	8
 
 static bool async_share_worthwhile(struct async_batch *batch,
 				   struct async_pool *pool, unsigned int next,
-				   unsigned int nr_chains);
+				   u64 spent);
 static bool async_share(struct async_batch *batch, struct async_pool *pool,
 			unsigned int next, unsigned int nr_punted,
 			unsigned int nr_blocking);
@@ -885,7 +900,8 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 {
 	struct async_req *next;
 	bool killed = false;
-	unsigned int i, done = 0, check_at = 1, nr_chains = 0;
+	unsigned int i, done = 0, check_at = 1, window = 0, slow = 0;
+	u64 window_ns = batch->submit_ns, now;
 	int nr_punted = 0;
 
 	*nr_blocking = 0;
@@ -893,8 +909,17 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		struct async_req *first = &batch->reqs[i];
 
 		if (i >= check_at && !audited) {
-			check_at = i + ASYNC_SHARE_STRIDE;
-			if (async_share_worthwhile(batch, pool, i, nr_chains) &&
+			now = ktime_get_ns();
+			if (now - window_ns >= (u64)window * ASYNC_SHARE_CHAIN_NS)
+				slow++;
+			else
+				slow = 0;
+			window_ns = now;
+			window = 0;
+			check_at = i + (slow ? 1 : ASYNC_SHARE_STRIDE);
+			if (slow >= 2 &&
+			    async_share_worthwhile(batch, pool, i,
+						   now - batch->submit_ns) &&
 			    async_share(batch, pool, i, nr_punted, *nr_blocking))
 				return async_run_shared(batch, pool, i, done);
 		}
@@ -914,7 +939,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		} else if (first->state != ASYNC_REQ_TIMED) {
 			done += first->chain_len;
 		}
-		nr_chains++;
+		window++;
 		cond_resched();
 	}
 	atomic_sub(done, &batch->ctx->inflight);
@@ -1501,36 +1526,21 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 }
 
 /*
- * A batch is shared once its inline run has lasted ASYNC_SHARE_AFTER_NS
- * and, at the pace of its entries so far, what is left would take
- * ASYNC_SHARE_LEFT_NS more: long enough to be worth a worker's wakeup.
- * Its chains must have taken ASYNC_SHARE_CHAIN_NS each: a chain shorter
- * than that costs less to run than to take under a shared lock, and the
- * worker would slow the submitter down more than it helps.
- */
-#define ASYNC_SHARE_AFTER_NS	(10 * NSEC_PER_USEC)
-#define ASYNC_SHARE_LEFT_NS	(50 * NSEC_PER_USEC)
-#define ASYNC_SHARE_CHAIN_NS	(5 * NSEC_PER_USEC)
-
-/*
- * Whether to share @batch from entry @next on, after @nr_chains chains: it
- * is long enough, has no sleeps on timers, whose set-up assumes the
- * submitter runs it alone, and an idle worker has an idle CPU to run on.
- * On one CPU, or with every CPU busy, a worker would only take time from
- * the submitter.
+ * Whether to share @batch from entry @next on, its inline run having
+ * lasted @spent: it is long enough, has no sleeps on timers, whose set-up
+ * assumes the submitter runs it alone, and an idle worker has an idle CPU
+ * to run on.  On one CPU, or with every CPU busy, a worker would only take
+ * time from the submitter.
  */
 static bool async_share_worthwhile(struct async_batch *batch,
 				   struct async_pool *pool, unsigned int next,
-				   unsigned int nr_chains)
+				   u64 spent)
 {
 	unsigned int this_cpu, cpu;
-	u64 spent;
 
 	if (batch->nr_timed || next + batch->reqs[next].chain_len >= batch->nr)
 		return false;
-	spent = ktime_get_ns() - batch->submit_ns;
 	if (spent < ASYNC_SHARE_AFTER_NS ||
-	    spent < (u64)nr_chains * ASYNC_SHARE_CHAIN_NS ||
 	    div_u64(spent * (batch->nr - next), next) < ASYNC_SHARE_LEFT_NS)
 		return false;
 	/* Looked at again under the lock by async_share(). */
