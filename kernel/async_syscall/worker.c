@@ -1227,8 +1227,13 @@ static void async_worker_keep_spare(struct async_worker *w,
 		if (w->dying)
 			return;
 		spin_lock(&ctx->lock);
-		if (!batch->sharing || !list_empty(&pool->idle) ||
-		    pool->nr_waking || pool->nr_workers >= ctx->max_workers) {
+		/*
+		 * The submitter may have handed back its last chain and
+		 * stopped sharing after the recruit found nothing queued.
+		 */
+		if ((!batch->sharing && !async_pool_wants_worker(pool)) ||
+		    !list_empty(&pool->idle) || pool->nr_waking ||
+		    pool->nr_workers >= ctx->max_workers) {
 			spin_unlock(&ctx->lock);
 			return;
 		}
