@@ -1337,7 +1337,7 @@ static int async_worker_fn(void *data)
 							 struct async_batch,
 							 queue_node);
 		if (work || batch) {
-			bool untried = false, spare = false;
+			bool untried = false, spare = false, blocks;
 
 			if (work) {
 				list_del_init(&work->node);
@@ -1348,11 +1348,11 @@ static int async_worker_fn(void *data)
 					list_del_init(&batch->queue_node);
 				/* A shared batch's submitter leaves it now. */
 				first->state = ASYNC_REQ_TAKEN;
-				untried = batch->sharing &&
-					  !(first->flags & ASYNC_REQ_PUNTED) &&
-					  !async_chain_blocks(first);
+				blocks = async_chain_blocks(first);
+				untried = batch->sharing && !blocks &&
+					  !(first->flags & ASYNC_REQ_PUNTED);
 				spare = batch->sharing && !untried;
-				if (async_chain_blocks(first))
+				if (blocks)
 					pool->nr_blocking--;
 				w->batch = batch;
 				w->first = first;

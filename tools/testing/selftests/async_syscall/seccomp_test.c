@@ -761,18 +761,26 @@ static int kill_inline_child(void *p)
  * its own call would be: the process dies before async_submit() returns,
  * and nothing after the entry runs.
  */
-TEST_F(kill, inline_entry)
+static void expect_killed_in_submitter(struct __test_metadata *_metadata,
+				       struct _test_data_kill *self,
+				       const struct _fixture_variant_kill *variant,
+				       int (*child)(void *))
 {
 	struct child_arg a = {
 		.dirfd = self->s.dirfd, .r = self->s.r, .action = variant->action,
 	};
 	int status = 0;
 
-	ASSERT_EQ(0, run_child(kill_inline_child, &a, &status, NULL));
+	ASSERT_EQ(0, run_child(child, &a, &status, NULL));
 	ASSERT_EQ(1, self->s.r->stage);
 	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("status %#x", status);
 	ASSERT_EQ(SIGSYS, WTERMSIG(status));
 	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
+}
+
+TEST_F(kill, inline_entry)
+{
+	expect_killed_in_submitter(_metadata, self, variant, kill_inline_child);
 }
 
 /* Entries of the long batch whose open is killed, and where the open is. */
@@ -817,16 +825,8 @@ static int kill_long_batch_child(void *p)
 
 TEST_F(kill, entry_of_a_long_batch)
 {
-	struct child_arg a = {
-		.dirfd = self->s.dirfd, .r = self->s.r, .action = variant->action,
-	};
-	int status = 0;
-
-	ASSERT_EQ(0, run_child(kill_long_batch_child, &a, &status, NULL));
-	ASSERT_EQ(1, self->s.r->stage);
-	ASSERT_TRUE(WIFSIGNALED(status)) TH_LOG("status %#x", status);
-	ASSERT_EQ(SIGSYS, WTERMSIG(status));
-	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
+	expect_killed_in_submitter(_metadata, self, variant,
+				   kill_long_batch_child);
 }
 
 /* The kill is logged as seccomp logs one: signal SIGSYS, from the worker. */
