@@ -51,7 +51,8 @@ static ssize_t async_nowait_read_iter(struct file *file, loff_t *pos,
 	struct inode *inode = file_inode(file);
 	size_t count = iov_iter_count(iter);
 	bool pipe = S_ISFIFO(inode->i_mode);
-	struct kiocb kiocb;
+	/* init_sync_kiocb() sets it whole: not zeroed twice. */
+	struct kiocb kiocb __uninitialized;
 	ssize_t ret;
 
 	if ((file->f_mode & need) != need || file->f_op->read ||
@@ -93,7 +94,8 @@ static void async_nowait_read_done(struct file *file, ssize_t ret,
 static ssize_t async_nowait_read_buf(struct file *file, u64 buf, u64 count,
 				     loff_t *pos)
 {
-	struct iov_iter iter;
+	/* import_ubuf() sets it whole, or fails. */
+	struct iov_iter iter __uninitialized;
 	ssize_t ret;
 
 	if (count > MAX_RW_COUNT ||

@@ -39,8 +39,8 @@ async_uentry(void __user *uentries, unsigned int index, size_t size)
  * operation.
  */
 static const struct async_op_def *
-async_check_entry(const struct async_syscall *e, unsigned int index,
-		  unsigned int chain_start, unsigned int nr)
+async_check_entry(const struct async_syscall *e, const u64 *args,
+		  unsigned int index, unsigned int chain_start, unsigned int nr)
 {
 	const struct async_op_def *def;
 	unsigned long refs = e->arg_refs;
@@ -56,15 +56,18 @@ async_check_entry(const struct async_syscall *e, unsigned int index,
 	if (refs >> def->nargs)
 		return ERR_PTR(-EINVAL);
 	for_each_set_bit(n, &refs, ASYNC_NR_ARGS) {
-		if (e->args[n] < chain_start || e->args[n] >= index)
+		if (args[n] < chain_start || args[n] >= index)
 			return ERR_PTR(-EINVAL);
 	}
 	return def;
 }
 
-/* Copies entry @index of the user's array and checks it. */
+/*
+ * Copies entry @index of the user's array and checks it: its arguments to
+ * @args, where they are kept, the other fields the kernel reads to @e.
+ */
 static const struct async_op_def *
-async_read_entry(struct async_syscall *e, void __user *uentries,
+async_read_entry(struct async_syscall *e, u64 *args, void __user *uentries,
 		 unsigned int index, size_t size, unsigned int chain_start,
 		 unsigned int nr)
 {
@@ -79,15 +82,16 @@ async_read_entry(struct async_syscall *e, void __user *uentries,
 		unsafe_get_user(e->nr, &ue->nr, efault);
 		unsafe_get_user(e->flags, &ue->flags, efault);
 		for (n = 0; n < ASYNC_NR_ARGS; n++)
-			unsafe_get_user(e->args[n], &ue->args[n], efault);
+			unsafe_get_user(args[n], &ue->args[n], efault);
 		unsafe_get_user(e->arg_refs, &ue->arg_refs, efault);
 		user_read_access_end();
 	} else {
 		ret = copy_struct_from_user(e, sizeof(*e), ue, size);
 		if (ret)
 			return ERR_PTR(ret);
+		memcpy(args, e->args, sizeof(e->args));
 	}
-	return async_check_entry(e, index, chain_start, nr);
+	return async_check_entry(e, args, index, chain_start, nr);
 efault:
 	user_read_access_end();
 	return ERR_PTR(-EFAULT);
@@ -113,8 +117,8 @@ long async_probe(void __user *uentries, unsigned int nr, size_t size)
 	int ret;
 
 	for (i = 0; i < nr; i++) {
-		ret = PTR_ERR_OR_ZERO(async_read_entry(&e, uentries, i, size,
-						       chain_start, nr));
+		ret = PTR_ERR_OR_ZERO(async_read_entry(&e, e.args, uentries, i,
+						       size, chain_start, nr));
 		if (ret == -EFAULT)
 			return ret;
 		if (put_user((s64)ret, &async_uentry(uentries, i, size)->result))
@@ -175,7 +179,8 @@ static struct async_batch *async_read_batch(void __user *uentries,
 	unsigned int i, chain_start = 0;
 	const struct async_op_def *def;
 	struct async_batch *batch;
-	struct async_syscall e;
+	/* Only what async_read_entry() fills is read: not zeroed per call. */
+	struct async_syscall e __uninitialized;
 	int ret;
 
 	batch = async_batch_alloc(nr);
@@ -187,23 +192,26 @@ static struct async_batch *async_read_batch(void __user *uentries,
 	for (i = 0; i < nr; i++) {
 		struct async_req *req = &batch->reqs[i];
 
-		def = async_read_entry(&e, uentries, i, size, chain_start, nr);
+		def = async_read_entry(&e, req->args, uentries, i, size,
+				       chain_start, nr);
 		if (IS_ERR(def)) {
 			ret = PTR_ERR(def);
 			if (ret != -EFAULT)
 				async_report(uentries, i, size, ret);
 			goto fail;
 		}
-		*req = (struct async_req) {
-			.op = async_req_op(e.nr),
-			.flags = e.flags,
-			.arg_refs = e.arg_refs,
-		};
-		memcpy(req->args, e.args, sizeof(req->args));
+		/* Field by field: zeroing it first costs a string store per entry. */
+		req->op = async_req_op(e.nr);
+		req->chain_len = 0;
+		req->flags = e.flags;
+		req->arg_refs = e.arg_refs;
+		req->state = ASYNC_REQ_QUEUED;
+		req->cancelled = false;
 		if (!(e.flags & ASYNC_SYSCALL_LINK)) {
 			batch->reqs[chain_start].chain_len = i - chain_start + 1;
 			/* Here: a batch without sleeps then needs no other pass. */
-			batch->nr_timed += async_req_timed(req, def);
+			if (def->sleep)
+				batch->nr_timed += async_req_timed(req, def);
 			chain_start = i + 1;
 		}
 	}

@@ -417,12 +417,12 @@ static long async_call(const struct async_op_def *def, u32 nr,
 static void async_resolve_args(struct async_batch *batch,
 			       struct async_req *req, u64 *args)
 {
-	unsigned long refs = req->arg_refs;
 	unsigned int n;
 
-	memcpy(args, req->args, sizeof(req->args));
-	for_each_set_bit(n, &refs, ASYNC_NR_ARGS)
-		args[n] = batch->reqs[req->args[n]].result;
+	/* Not a memcpy() and a patch-up: no string copy per entry. */
+	for (n = 0; n < ASYNC_NR_ARGS; n++)
+		args[n] = req->arg_refs & BIT(n) ?
+			  batch->reqs[req->args[n]].result : req->args[n];
 }
 
 static long async_issue(struct async_worker *w, struct async_batch *batch,
@@ -902,13 +902,20 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	bool killed = false;
 	unsigned int i, done = 0, check_at = 1, window = 0, slow = 0;
 	u64 window_ns = batch->submit_ns, now;
+	/* A dying submitter leaves the rest to be cancelled. */
+	bool run_none = audited || fatal_signal_pending(current);
 	int nr_punted = 0;
 
 	*nr_blocking = 0;
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
-		if (i >= check_at && !audited) {
+		/* Chains do not block: the scheduler, signals, pace every few. */
+		if (i >= check_at) {
+			cond_resched();
+			run_none = run_none || fatal_signal_pending(current);
+		}
+		if (i >= check_at && !run_none) {
 			now = ktime_get_ns();
 			if (now - window_ns >= (u64)window * ASYNC_SHARE_CHAIN_NS)
 				slow++;
@@ -923,8 +930,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 			    async_share(batch, pool, i, nr_punted, *nr_blocking))
 				return async_run_shared(batch, pool, i, done);
 		}
-		/* A dying submitter leaves the rest to be cancelled. */
-		if (!audited && !fatal_signal_pending(current)) {
+		if (!run_none) {
 			next = async_run_chain_inline(batch, first, &killed);
 		} else {
 			next = first;
@@ -940,7 +946,6 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 			done += first->chain_len;
 		}
 		window++;
-		cond_resched();
 	}
 	atomic_sub(done, &batch->ctx->inflight);
 	batch->next_chain = async_next_chain(batch, 0);
