@@ -61,6 +61,9 @@ struct async_op_def {
 	int		(*sleep)(const u64 *args, struct async_sleep *sleep);
 };
 
+extern const struct async_op_def async_syscall_defs[];
+extern const struct async_op_def async_op_defs[];
+
 const struct async_op_def *async_op_lookup(u32 nr);
 
 enum async_req_state {
@@ -128,6 +131,15 @@ static __always_inline u32 async_req_nr(const struct async_req *req)
 {
 	return req->op & ASYNC_REQ_OP ?
 	       ASYNC_OP_BASE + (req->op & ~ASYNC_REQ_OP) : req->op;
+}
+
+/* The operation of @req, which async_op_lookup() found when it was read. */
+static __always_inline const struct async_op_def *
+async_req_def(const struct async_req *req)
+{
+	return req->op & ASYNC_REQ_OP ?
+	       &async_op_defs[req->op & ~ASYNC_REQ_OP] :
+	       &async_syscall_defs[req->op];
 }
 
 /**
@@ -342,10 +354,20 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  unsigned int flags);
 long async_probe(void __user *uentries, unsigned int nr, size_t size);
 long async_cancel(void __user *uentries, unsigned int nr, size_t size);
-enum async_seccomp_verdict async_seccomp_check(struct async_batch *batch,
-					       u32 nr, const u64 *args,
-					       long *res);
+enum async_seccomp_verdict __async_seccomp_check(struct async_batch *batch,
+						 u32 nr, const u64 *args,
+						 long *res);
 bool async_syscall_allowed(void);
+
+/* Inline: without filters, as most submitters are, it costs no call. */
+static __always_inline enum async_seccomp_verdict
+async_seccomp_check(struct async_batch *batch, u32 nr, const u64 *args,
+		    long *res)
+{
+	if (!batch->seccomp)
+		return ASYNC_SECCOMP_ALLOW;
+	return __async_seccomp_check(batch, nr, args, res);
+}
 bool async_work_allowed(void);
 
 #endif /* _KERNEL_ASYNC_SYSCALL_H */

@@ -28,7 +28,7 @@
 
 #include "async_syscall.h"
 
-static const struct async_op_def async_syscall_defs[NR_syscalls] = {
+const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	/* Data */
 	[__NR_read] = { .name = "read", .nargs = 3,
 		       .nowait = async_nowait_read },
@@ -123,7 +123,7 @@ static long async_fsync_range(const u64 *args)
 			       flags & ASYNC_FSYNC_DATASYNC);
 }
 
-static const struct async_op_def async_op_defs[] = {
+const struct async_op_def async_op_defs[] = {
 	[ASYNC_OP_FSYNC_RANGE - ASYNC_OP_BASE] = {
 		.name	= "fsync_range",
 		.nargs	= 4,

@@ -78,8 +78,8 @@ bool async_work_allowed(void)
 }
 
 /**
- * async_seccomp_check() - run the submitter's seccomp filters on an entry
- * @batch: The entry's batch, holding the submitter's filters.
+ * __async_seccomp_check() - run the submitter's seccomp filters on an entry
+ * @batch: The entry's batch, whose submitter has seccomp filters.
  * @nr: The entry's system call or operation number.
  * @args: Its arguments, references resolved.
  * @res: Where to store the entry's result when it may not run.
@@ -96,15 +96,13 @@ bool async_work_allowed(void)
  * Return: %ASYNC_SECCOMP_ALLOW if the entry may run; otherwise @res is its
  * result, and %ASYNC_SECCOMP_KILL means the worker has a SIGSYS to take.
  */
-enum async_seccomp_verdict async_seccomp_check(struct async_batch *batch,
-					       u32 nr, const u64 *args,
-					       long *res)
+enum async_seccomp_verdict __async_seccomp_check(struct async_batch *batch,
+						 u32 nr, const u64 *args,
+						 long *res)
 {
 	struct seccomp_data sd;
 	u32 ret;
 
-	if (!batch->seccomp)
-		return ASYNC_SECCOMP_ALLOW;
 	sd = (struct seccomp_data) {
 		.nr = nr,
 		.arch = syscall_get_arch(current),

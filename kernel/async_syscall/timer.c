@@ -244,7 +244,7 @@ int async_setup_timers(struct async_batch *batch, bool audited)
 		struct async_timer *t = &batch->timers[n];
 
 		nr_chains++;
-		if (!async_req_timed(req, async_op_lookup(async_req_nr(req))))
+		if (!async_req_timed(req, async_req_def(req)))
 			continue;
 		t->batch = batch;
 		t->req = req;

@@ -45,6 +45,7 @@
 #include <linux/resume_user_mode.h>
 #include <linux/task_work.h>
 #include <linux/timekeeping.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/uaccess.h>
 
 #include <asm/futex.h>
@@ -414,8 +415,8 @@ static long async_call(const struct async_op_def *def, u32 nr,
 	return def->issue ? def->issue(args) : arch_async_syscall(nr, args);
 }
 
-static void async_resolve_args(struct async_batch *batch,
-			       struct async_req *req, u64 *args)
+static __always_inline void async_resolve_args(struct async_batch *batch,
+					       struct async_req *req, u64 *args)
 {
 	unsigned int n;
 
@@ -429,14 +430,11 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 			struct async_req *req)
 {
 	u32 nr = async_req_nr(req);
-	const struct async_op_def *def = async_op_lookup(nr);
+	const struct async_op_def *def = async_req_def(req);
 	/* async_resolve_args() fills it: not zeroed for every entry. */
 	u64 args[ASYNC_NR_ARGS] __uninitialized;
 	unsigned int quiet = 0;
 	long ret;
-
-	if (WARN_ON_ONCE(IS_ERR(def)))
-		return PTR_ERR(def);
 
 	async_resolve_args(batch, req, args);
 	switch (req->flags & ASYNC_REQ_ALLOWED ? ASYNC_SECCOMP_ALLOW :
@@ -668,6 +666,17 @@ static void async_run_work(struct async_worker *w, struct async_work *work)
 	async_worker_clean(w);
 }
 
+DECLARE_TRACEPOINT(sys_enter);
+DECLARE_TRACEPOINT(sys_exit);
+
+/* The architecture's hook copies the registers: only for a tracepoint. */
+static __always_inline void async_trace_inline(u32 nr, const u64 *args,
+					       const long *ret)
+{
+	if (tracepoint_enabled(sys_enter) || tracepoint_enabled(sys_exit))
+		arch_async_trace_inline(nr, args, ret);
+}
+
 /*
  * Tries @req in the submitting thread.  Returns false if it must go to a
  * worker; otherwise *@res is its result.  The seccomp filters see it
@@ -680,12 +689,12 @@ async_issue_inline(struct async_batch *batch, struct async_req *req,
 		   long *res, bool *killed)
 {
 	u32 nr = async_req_nr(req);
-	const struct async_op_def *def = async_op_lookup(nr);
+	const struct async_op_def *def = async_req_def(req);
 	/* async_resolve_args() fills it: not zeroed for every entry. */
 	u64 args[ASYNC_NR_ARGS] __uninitialized;
 	long ret;
 
-	if (WARN_ON_ONCE(IS_ERR(def)) || (!def->nowait && !def->sleep) ||
+	if ((!def->nowait && !def->sleep) ||
 	    (req->flags & ASYNC_SYSCALL_FORCE_ASYNC))
 		return false;
 	/* async_setup_timers() chose the sleeps that hold no thread. */
@@ -714,7 +723,7 @@ async_issue_inline(struct async_batch *batch, struct async_req *req,
 		if (!ret) {
 			if (!async_sleep_prepare(batch, req, &sleep))
 				return false;
-			arch_async_trace_inline(nr, args, NULL);
+			async_trace_inline(nr, args, NULL);
 			return true;
 		}
 		goto done;
@@ -728,7 +737,7 @@ async_issue_inline(struct async_batch *batch, struct async_req *req,
 	if (ret == -EAGAIN)
 		return false;
 done:
-	arch_async_trace_inline(nr, args, &ret);
+	async_trace_inline(nr, args, &ret);
 	*res = ret;
 	return true;
 }
@@ -839,9 +848,7 @@ static struct async_req *async_take_chain(struct async_batch *batch)
  */
 static bool async_chain_blocks(struct async_req *req)
 {
-	const struct async_op_def *def = async_op_lookup(async_req_nr(req));
-
-	return (req->flags & ASYNC_REQ_WAITS) || (!IS_ERR(def) && def->waits);
+	return (req->flags & ASYNC_REQ_WAITS) || async_req_def(req)->waits;
 }
 
 /*

@@ -61,7 +61,8 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
  * entry in a copy.  Both fire once the entry is done, as an attempt that
  * would have blocked is not reported and is redone on a worker.  A sleep
  * on a timer has a NULL @ret: it has started, and its end is reported by
- * the async_syscall_complete tracepoint alone.
+ * the async_syscall_complete tracepoint alone.  Called only while either
+ * tracepoint is on.
  */
 void arch_async_trace_inline(unsigned int nr, const u64 *args,
 			     const long *ret)
@@ -69,8 +70,6 @@ void arch_async_trace_inline(unsigned int nr, const u64 *args,
 	/* A whole copy before use: not zeroed for every untraced entry. */
 	struct pt_regs regs __uninitialized;
 
-	if (!trace_sys_enter_enabled() && !trace_sys_exit_enabled())
-		return;
 	regs = *task_pt_regs(current);
 	async_set_args(&regs, nr, args);
 	trace_sys_enter(&regs, nr);
