@@ -859,13 +859,16 @@ static bool async_chain_blocks(struct async_req *req)
  * so that one interrupt or preemption does not make quick chains look
  * slow: a chain shorter than that costs less to run than to take under a
  * shared lock, and the worker would slow the submitter down more than it
- * helps.  The looks come every ASYNC_SHARE_STRIDE entries, or at every
- * chain once one was slow.
+ * helps.  The looks come every ASYNC_SHARE_STRIDE entries at first, then
+ * further apart while chains stay quick, up to ASYNC_SHARE_STRIDE_MAX (a
+ * look reads the clock, which costs as much as a quick entry), and at
+ * every chain once one was slow.
  */
 #define ASYNC_SHARE_AFTER_NS	(10 * NSEC_PER_USEC)
 #define ASYNC_SHARE_LEFT_NS	(50 * NSEC_PER_USEC)
 #define ASYNC_SHARE_CHAIN_NS	(5 * NSEC_PER_USEC)
 #define ASYNC_SHARE_STRIDE	8
+#define ASYNC_SHARE_STRIDE_MAX	32
 
 static bool async_share_worthwhile(struct async_batch *batch,
 				   struct async_pool *pool, unsigned int next,
@@ -908,6 +911,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	struct async_req *next;
 	bool killed = false;
 	unsigned int i, done = 0, check_at = 1, window = 0, slow = 0;
+	unsigned int stride = ASYNC_SHARE_STRIDE;
 	u64 window_ns = batch->submit_ns, now;
 	/* A dying submitter leaves the rest to be cancelled. */
 	bool run_none = audited || fatal_signal_pending(current);
@@ -930,7 +934,13 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 				slow = 0;
 			window_ns = now;
 			window = 0;
-			check_at = i + (slow ? 1 : ASYNC_SHARE_STRIDE);
+			if (slow) {
+				stride = ASYNC_SHARE_STRIDE;
+				check_at = i + 1;
+			} else {
+				check_at = i + stride;
+				stride = min(2 * stride, ASYNC_SHARE_STRIDE_MAX);
+			}
 			if (slow >= 2 &&
 			    async_share_worthwhile(batch, pool, i,
 						   now - batch->submit_ns) &&
