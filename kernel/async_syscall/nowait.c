@@ -20,6 +20,7 @@
 #include <linux/sched/xacct.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
+#include <linux/uaccess.h>
 #include <linux/uio.h>
 
 #include "../../fs/internal.h"
@@ -80,9 +81,14 @@ static ssize_t async_nowait_read_iter(struct file *file, loff_t *pos,
 	return ret;
 }
 
+/*
+ * The read of an inline entry is its hot path: the helpers between the
+ * method and ->read_iter() are always inlined into it.
+ */
+
 /* What vfs_read() and vfs_readv() account after a read. */
-static void async_nowait_read_done(struct file *file, ssize_t ret,
-				   bool vectored)
+static __always_inline void async_nowait_read_done(struct file *file,
+						   ssize_t ret, bool vectored)
 {
 	if (ret > 0 || (vectored && !ret))
 		fsnotify_access(file);
@@ -91,16 +97,18 @@ static void async_nowait_read_done(struct file *file, ssize_t ret,
 	inc_syscr(current);
 }
 
-static ssize_t async_nowait_read_buf(struct file *file, u64 buf, u64 count,
-				     loff_t *pos)
+/* As vfs_read() and new_sync_read() make the iterator. */
+static __always_inline ssize_t async_nowait_read_buf(struct file *file,
+						     u64 buf, u64 count,
+						     loff_t *pos)
 {
-	/* import_ubuf() sets it whole, or fails. */
+	/* iov_iter_ubuf() sets it whole. */
 	struct iov_iter iter __uninitialized;
 	ssize_t ret;
 
-	if (count > MAX_RW_COUNT ||
-	    import_ubuf(ITER_DEST, u64_to_user_ptr(buf), count, &iter))
+	if (count > MAX_RW_COUNT || !access_ok(u64_to_user_ptr(buf), count))
 		return -EAGAIN;
+	iov_iter_ubuf(&iter, ITER_DEST, u64_to_user_ptr(buf), count);
 	ret = async_nowait_read_iter(file, pos, &iter, 0);
 	if (ret >= 0)
 		async_nowait_read_done(file, ret, false);
@@ -170,8 +178,8 @@ static long async_nowait_read_pos(const u64 *args, bool vectored, rwf_t flags)
 	return ret;
 }
 
-static long async_nowait_read_at(const u64 *args, loff_t pos, bool vectored,
-				 rwf_t flags)
+static __always_inline long async_nowait_read_at(const u64 *args, loff_t pos,
+						 bool vectored, rwf_t flags)
 {
 	CLASS(fd, f)(args[0]);
 
