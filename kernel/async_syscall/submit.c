@@ -113,11 +113,12 @@ static void async_report(void __user *uentries, unsigned int index,
 long async_probe(void __user *uentries, unsigned int nr, size_t size)
 {
 	unsigned int i, chain_start = 0;
+	u64 args[ASYNC_NR_ARGS];
 	struct async_syscall e;
 	int ret;
 
 	for (i = 0; i < nr; i++) {
-		ret = PTR_ERR_OR_ZERO(async_read_entry(&e, e.args, uentries, i,
+		ret = PTR_ERR_OR_ZERO(async_read_entry(&e, args, uentries, i,
 						       size, chain_start, nr));
 		if (ret == -EFAULT)
 			return ret;

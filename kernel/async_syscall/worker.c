@@ -36,6 +36,7 @@
 #include <linux/fs_struct.h>
 #include <linux/futex.h>
 #include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/nsproxy.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -418,12 +419,17 @@ static long async_call(const struct async_op_def *def, u32 nr,
 static __always_inline void async_resolve_args(struct async_batch *batch,
 					       struct async_req *req, u64 *args)
 {
-	unsigned int n;
+	unsigned int n, ref;
 
-	/* Not a memcpy() and a patch-up: no string copy per entry. */
-	for (n = 0; n < ASYNC_NR_ARGS; n++)
+	/*
+	 * Not a memcpy() and a patch-up: no string copy per entry.  The
+	 * index is clamped for the mispredicted test of a plain argument.
+	 */
+	for (n = 0; n < ASYNC_NR_ARGS; n++) {
+		ref = array_index_nospec(req->args[n], batch->nr);
 		args[n] = req->arg_refs & BIT(n) ?
-			  batch->reqs[req->args[n]].result : req->args[n];
+			  batch->reqs[ref].result : req->args[n];
+	}
 }
 
 static long async_issue(struct async_worker *w, struct async_batch *batch,
@@ -762,9 +768,20 @@ static void async_mark_left(struct async_batch *batch, struct async_req *req,
 }
 
 /*
+ * Whether a fatal signal is pending, before every inline entry: the flag
+ * test first, as a kernel built for size does not inline the functions.
+ */
+static __always_inline bool async_submitter_dying(void)
+{
+	return unlikely(test_thread_flag(TIF_SIGPENDING)) &&
+	       fatal_signal_pending(current);
+}
+
+/*
  * Runs the entries of a chain that complete without blocking, in order,
  * in the submitting thread.  Returns the entry from which a worker must
- * take the chain over, or NULL when it is done.
+ * take the chain over, or NULL when it is done.  A dying submitter leaves
+ * the rest of the chain to the workers, which cancel it.
  */
 static __always_inline struct async_req *
 async_run_chain_inline(struct async_batch *batch, struct async_req *first,
@@ -782,7 +799,8 @@ async_run_chain_inline(struct async_batch *batch, struct async_req *first,
 		/* Only in a shared batch: a cancel may have come. */
 		if ((!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
 		    !READ_ONCE(req->cancelled) &&
-		    !async_issue_inline(batch, req, &res, killed)) {
+		    ((i && async_submitter_dying()) ||
+		     !async_issue_inline(batch, req, &res, killed))) {
 			/* Workers look for it once the chain is queued again. */
 			WRITE_ONCE(req->chain_len, first->chain_len - i);
 			req->flags |= ASYNC_REQ_PUNTED;
@@ -913,19 +931,19 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	unsigned int i, done = 0, check_at = 1, window = 0, slow = 0;
 	unsigned int stride = ASYNC_SHARE_STRIDE;
 	u64 window_ns = batch->submit_ns, now;
-	/* A dying submitter leaves the rest to be cancelled. */
-	bool run_none = audited || fatal_signal_pending(current);
+	bool run_none = audited;
 	int nr_punted = 0;
 
 	*nr_blocking = 0;
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
-		/* Chains do not block: the scheduler, signals, pace every few. */
-		if (i >= check_at) {
+		/* A dying submitter leaves the rest to be cancelled. */
+		if (async_submitter_dying())
+			run_none = true;
+		/* Chains do not block: the scheduler and the pace every few. */
+		if (i >= check_at)
 			cond_resched();
-			run_none = run_none || fatal_signal_pending(current);
-		}
 		if (i >= check_at && !run_none) {
 			now = ktime_get_ns();
 			if (now - window_ns >= (u64)window * ASYNC_SHARE_CHAIN_NS)
