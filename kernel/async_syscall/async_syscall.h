@@ -358,6 +358,7 @@ enum async_seccomp_verdict __async_seccomp_check(struct async_batch *batch,
 						 u32 nr, const u64 *args,
 						 long *res);
 bool async_syscall_allowed(void);
+bool async_work_allowed(void);
 
 /* Inline: without filters, as most submitters are, it costs no call. */
 static __always_inline enum async_seccomp_verdict
@@ -368,6 +369,5 @@ async_seccomp_check(struct async_batch *batch, u32 nr, const u64 *args,
 		return ASYNC_SECCOMP_ALLOW;
 	return __async_seccomp_check(batch, nr, args, res);
 }
-bool async_work_allowed(void);
 
 #endif /* _KERNEL_ASYNC_SYSCALL_H */
