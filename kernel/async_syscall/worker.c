@@ -773,7 +773,7 @@ static void async_mark_left(struct async_batch *batch, struct async_req *req,
  */
 static __always_inline bool async_submitter_dying(void)
 {
-	return unlikely(test_thread_flag(TIF_SIGPENDING)) &&
+	return unlikely(read_thread_flags() & _TIF_SIGPENDING) &&
 	       fatal_signal_pending(current);
 }
 
