@@ -18,7 +18,6 @@
 #include <unistd.h>
 #include <sys/eventfd.h>
 #include <sys/fanotify.h>
-#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -387,27 +386,45 @@ TEST_F(where, inline_open_flags_as_openat)
 	close(fd);
 }
 
-/* Counts into @opens[i] the IN_OPEN events that @in has for @names[i]. */
-static void count_opens(int in, const char * const *names, unsigned int n,
-			int *opens)
+/*
+ * Counts into @opens[i] the opens of @names[i] that @fan reported, and
+ * into @by_caller[i] those the calling thread made.  Each thread's events
+ * stay apart (FAN_REPORT_TID): an open tried in the submitter and made
+ * again on a worker counts twice, where inotify would merge the two.
+ */
+static void count_opens(int fan, const char * const *names, unsigned int n,
+			int *opens, int *by_caller)
 {
 	union {
-		struct inotify_event ev;
+		struct fanotify_event_metadata ev;
 		char bytes[4096];
 	} buf;
-	const struct inotify_event *ev;
+	const struct fanotify_event_info_fid *fid;
+	const struct fanotify_event_metadata *ev;
+	const struct file_handle *fh;
+	pid_t tid = syscall(SYS_gettid);
+	const char *name;
 	unsigned int i;
 	ssize_t len;
-	char *p;
 
 	memset(opens, 0, n * sizeof(*opens));
-	while ((len = read(in, buf.bytes, sizeof(buf))) > 0) {
-		for (p = buf.bytes; p < buf.bytes + len;
-		     p += sizeof(*ev) + ev->len) {
-			ev = (const struct inotify_event *)p;
-			for (i = 0; i < n; i++)
-				opens[i] += (ev->mask & IN_OPEN) && ev->len &&
-					    !strcmp(ev->name, names[i]);
+	memset(by_caller, 0, n * sizeof(*by_caller));
+	while ((len = read(fan, buf.bytes, sizeof(buf))) > 0) {
+		for (ev = &buf.ev; FAN_EVENT_OK(ev, len);
+		     ev = FAN_EVENT_NEXT(ev, len)) {
+			fid = (const void *)(ev + 1);
+			if (!(ev->mask & FAN_OPEN) ||
+			    ev->event_len < sizeof(*ev) + sizeof(*fid) ||
+			    fid->hdr.info_type != FAN_EVENT_INFO_TYPE_DFID_NAME)
+				continue;
+			fh = (const struct file_handle *)fid->handle;
+			name = (const char *)fh->f_handle + fh->handle_bytes;
+			for (i = 0; i < n; i++) {
+				if (strcmp(name, names[i]))
+					continue;
+				opens[i]++;
+				by_caller[i] += ev->pid == tid;
+			}
 		}
 	}
 }
@@ -424,10 +441,10 @@ TEST_F(where, open_checks_where_the_walk_ends)
 	static const char * const names[] = { "to-f", "to-fifo", "null" };
 	static const char * const targets[] = { "f", "fifo", "null" };
 	struct async_syscall e[3];
+	int fan, opens[3], by_caller[3];
 	struct statvfs sv;
 	struct stat st;
 	unsigned int i;
-	int in, opens[3];
 
 	ASSERT_EQ(0, fstatvfs(self->dirfd, &sv));
 	if (sv.f_flag & ST_NODEV)
@@ -449,9 +466,13 @@ TEST_F(where, open_checks_where_the_walk_ends)
 		async_prep_openat(&e[i], self->dirfd, names[i],
 				  O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
 	}
-	in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	ASSERT_LE(0, in);
-	ASSERT_LE(0, inotify_add_watch(in, self->dir, IN_OPEN));
+	fan = fanotify_init(FAN_CLASS_NOTIF | FAN_REPORT_DFID_NAME |
+			    FAN_REPORT_TID | FAN_NONBLOCK | FAN_CLOEXEC,
+			    O_RDONLY);
+	ASSERT_LE(0, fan) TH_LOG("fanotify_init: %s", strerror(errno));
+	ASSERT_EQ(0, fanotify_mark(fan, FAN_MARK_ADD,
+				   FAN_OPEN | FAN_EVENT_ON_CHILD,
+				   self->dirfd, NULL));
 
 	ASSERT_EQ(3, async_submit_wait(e, 3));
 	for (i = 0; i < 3; i++) {
@@ -462,11 +483,15 @@ TEST_F(where, open_checks_where_the_walk_ends)
 	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_openat, e[0].result));
 	EXPECT_EQ(1, ran_on_worker(self, 1, __NR_openat, e[1].result));
 	EXPECT_EQ(1, ran_on_worker(self, 2, __NR_openat, e[2].result));
-	count_opens(in, targets, 3, opens);
+	count_opens(fan, targets, 3, opens, by_caller);
 	EXPECT_EQ(1, opens[0]);
 	EXPECT_EQ(1, opens[1]);
 	EXPECT_EQ(1, opens[2]);
-	close(in);
+	/* By the submitter itself only what it opened inline. */
+	EXPECT_EQ(1, by_caller[0]);
+	EXPECT_EQ(0, by_caller[1]);
+	EXPECT_EQ(0, by_caller[2]);
+	close(fan);
 	for (i = 0; i < 3; i++) {
 		close(e[i].result);
 		unlinkat(self->dirfd, names[i], 0);
