@@ -888,6 +888,46 @@ static bool async_chain_blocks(struct async_req *req)
 #define ASYNC_SHARE_STRIDE	8
 #define ASYNC_SHARE_STRIDE_MAX	32
 
+/**
+ * struct async_pace - the pace of a batch's inline run, looked at every few
+ *	chains
+ * @window_ns: When the chains since the last look began.
+ * @window: Chains run since the last look.
+ * @slow: Looks in a row that found chains slow.
+ * @stride: Entries from the next look to the one after it.
+ * @look_at: Index of the entry before which the next look comes.
+ */
+struct async_pace {
+	u64		window_ns;
+	unsigned int	window;
+	unsigned int	slow;
+	unsigned int	stride;
+	unsigned int	look_at;
+};
+
+/*
+ * Looks at the pace before entry @i, at time *@now, which it reads.
+ * Returns whether chains were slow in two looks in a row.
+ */
+static bool async_pace_slow(struct async_pace *pace, unsigned int i, u64 *now)
+{
+	*now = ktime_get_ns();
+	if (*now - pace->window_ns >= (u64)pace->window * ASYNC_SHARE_CHAIN_NS)
+		pace->slow++;
+	else
+		pace->slow = 0;
+	pace->window_ns = *now;
+	pace->window = 0;
+	if (pace->slow) {
+		pace->stride = ASYNC_SHARE_STRIDE;
+		pace->look_at = i + 1;
+	} else {
+		pace->look_at = i + pace->stride;
+		pace->stride = min(2 * pace->stride, ASYNC_SHARE_STRIDE_MAX);
+	}
+	return pace->slow >= 2;
+}
+
 static bool async_share_worthwhile(struct async_batch *batch,
 				   struct async_pool *pool, unsigned int next,
 				   u64 spent);
@@ -926,13 +966,17 @@ static int async_run_shared(struct async_batch *batch,
 int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		     bool audited, unsigned int *nr_blocking)
 {
+	struct async_pace pace = {
+		.window_ns = batch->submit_ns,
+		.stride = ASYNC_SHARE_STRIDE,
+		.look_at = 1,
+	};
 	struct async_req *next;
 	bool killed = false;
-	unsigned int i, done = 0, check_at = 1, window = 0, slow = 0;
-	unsigned int stride = ASYNC_SHARE_STRIDE;
-	u64 window_ns = batch->submit_ns, now;
+	unsigned int i, done = 0;
 	bool run_none = audited;
 	int nr_punted = 0;
+	u64 now;
 
 	*nr_blocking = 0;
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
@@ -942,24 +986,9 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		if (async_submitter_dying())
 			run_none = true;
 		/* Chains do not block: the scheduler and the pace every few. */
-		if (i >= check_at)
+		if (i >= pace.look_at) {
 			cond_resched();
-		if (i >= check_at && !run_none) {
-			now = ktime_get_ns();
-			if (now - window_ns >= (u64)window * ASYNC_SHARE_CHAIN_NS)
-				slow++;
-			else
-				slow = 0;
-			window_ns = now;
-			window = 0;
-			if (slow) {
-				stride = ASYNC_SHARE_STRIDE;
-				check_at = i + 1;
-			} else {
-				check_at = i + stride;
-				stride = min(2 * stride, ASYNC_SHARE_STRIDE_MAX);
-			}
-			if (slow >= 2 &&
+			if (!run_none && async_pace_slow(&pace, i, &now) &&
 			    async_share_worthwhile(batch, pool, i,
 						   now - batch->submit_ns) &&
 			    async_share(batch, pool, i, nr_punted, *nr_blocking))
@@ -980,7 +1009,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		} else if (first->state != ASYNC_REQ_TIMED) {
 			done += first->chain_len;
 		}
-		window++;
+		pace.window++;
 	}
 	atomic_sub(done, &batch->ctx->inflight);
 	batch->next_chain = async_next_chain(batch, 0);
