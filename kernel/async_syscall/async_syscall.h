@@ -247,6 +247,7 @@ struct async_ctx {
  * @idle: Idle workers.
  * @nr_workers: Workers alive or being created.
  * @nr_waking: Workers woken or created that have not looked at @queue yet.
+ * @nr_running: Workers that run work and are not asleep in it.
  * @pins: Submitters between async_pool_get() and async_pool_unpin().
  * @refs: @nr_workers plus @pins; the pool is freed at zero.
  * @retired: @owner has moved to another context; idle workers exit.
@@ -271,6 +272,7 @@ struct async_pool {
 	struct list_head	idle;
 	unsigned int		nr_workers;
 	unsigned int		nr_waking;
+	atomic_t		nr_running;
 	unsigned int		pins;
 	unsigned int		refs;
 	bool			retired;

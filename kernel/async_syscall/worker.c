@@ -13,11 +13,13 @@
  * Work is queued by batch.  A worker takes the next chain of the first
  * queued batch, runs its entries in order and takes the next chain without
  * sleeping.  Before running a chain it recruits more workers if work is
- * still queued and not enough workers are already on their way: one for
- * quick chains, which each worker relays to the next, so a batch of
- * trivial entries keeps few threads busy; one per CPU for chains that
- * wait for a peer or a timer, whose batch also wakes an idle worker for
- * each of them at once, so that they fan out to as many as they need.
+ * still queued and not enough workers are already on their way: for quick
+ * chains, until as many run as there are CPUs; one per CPU for chains
+ * that wait for a peer or a timer, whose batch also wakes an idle worker
+ * for each of them at once, so that they fan out to as many as they need.
+ * The scheduler tells the pool when a worker sleeps in its work
+ * (async_worker_sleeping()), and an idle worker takes the queue in its
+ * place; a worker about to run a chain keeps one idle for that.
  *
  * A long batch that the submitter runs itself is shared with an idle
  * worker once it has run for a while: async_share().
@@ -52,6 +54,7 @@
 #include <asm/futex.h>
 
 #include "async_syscall.h"
+#include "sched.h"
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/async_syscall.h>
@@ -72,6 +75,9 @@
  * @busy_node: Link in &async_ctx.busy while it runs a chain.
  * @batch: The batch of the chain it runs, under &async_ctx.lock.
  * @first: The entry it took the chain at, under &async_ctx.lock.
+ * @working: It has taken a chain or a work and not finished it.
+ * @running: It is @working and counted in &async_pool.nr_running: not
+ *	asleep.  Only the worker itself changes @working and @running.
  * @dying: A fatal signal was taken: finish the chain cancelled, then exit.
  * @kill_sig: Signal with which the process must die if the fatal signal
  *	did not end it, after a seccomp kill.
@@ -83,6 +89,8 @@ struct async_worker {
 	struct list_head	busy_node;
 	struct async_batch	*batch;
 	struct async_req	*first;
+	bool			working;
+	bool			running;
 	bool			dying;
 	int			kill_sig;
 };
@@ -862,7 +870,7 @@ static struct async_req *async_take_chain(struct async_batch *batch)
  * Whether the chain resumed at @req is expected to block for a while: its
  * entry waits for a peer or a timer, by nature or as tried here.  Other
  * entries that a worker takes are quick or wait for the kernel's own I/O,
- * and one worker relays them to the next.
+ * and as many workers as there are CPUs run them.
  */
 static bool async_chain_blocks(struct async_req *req)
 {
@@ -1086,22 +1094,25 @@ static void async_cancel_orphans(struct async_orphans *orphans)
 
 /*
  * Whether fewer workers are on their way than wanted: one for each queued
- * kernel work, which is expected to block, and one for queued chains,
- * which each worker relays to the next.  Chains expected to block are
- * relayed along as many lines as there are CPUs, so that new workers are
- * made in parallel.
+ * kernel work, which is expected to block; for chains expected to block,
+ * one per CPU, so that new workers are made in parallel; and for other
+ * queued chains, one while fewer workers run than there are CPUs.  A
+ * worker asleep in its work does not count as running, so another takes
+ * the queue while it sleeps and only then (async_worker_sleeping()).
  */
 static bool async_pool_wants_worker(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
-	unsigned int chains = min(pool->nr_blocking, num_online_cpus()) ?:
-			      !list_empty(&pool->queue);
+	unsigned int cpus = num_online_cpus();
+	unsigned int lines = min(pool->nr_blocking, cpus);
 
-	return pool->nr_waking < max(pool->nr_works, chains);
+	if (pool->nr_waking < max(pool->nr_works, lines))
+		return true;
+	return !list_empty(&pool->queue) &&
+	       atomic_read(&pool->nr_running) + pool->nr_waking < cpus;
 }
 
 static int async_worker_fn(void *data);
-
 /* Takes an idle worker off the idle list for queued work, to be woken. */
 static struct async_worker *async_claim_idle(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
@@ -1126,6 +1137,47 @@ static bool async_wake_idle(struct async_pool *pool)
 	if (w)
 		wake_up_process(w->task);
 	return w;
+}
+
+/**
+ * async_worker_sleeping() - a worker goes to sleep
+ * @tsk: The worker, which is current.
+ *
+ * Called by the scheduler.  A worker asleep in its work no longer counts
+ * as running, and an idle worker takes the queue in its place if the pool
+ * wants one.  Nothing here may sleep: a worker is woken, never made here;
+ * async_worker_keep_spare() left one idle.
+ */
+void async_worker_sleeping(struct task_struct *tsk)
+{
+	struct async_worker *w = tsk->worker_private;
+	struct async_pool *pool;
+
+	if (!w || !w->running)
+		return;
+	w->running = false;
+	pool = w->pool;
+	atomic_dec(&pool->nr_running);
+	spin_lock(&pool->ctx->lock);
+	if (async_pool_wants_worker(pool))
+		async_wake_idle(pool);
+	spin_unlock(&pool->ctx->lock);
+}
+
+/**
+ * async_worker_running() - a worker wakes up
+ * @tsk: The worker, which is current.
+ *
+ * Called by the scheduler: a worker back in its work counts as running.
+ */
+void async_worker_running(struct task_struct *tsk)
+{
+	struct async_worker *w = tsk->worker_private;
+
+	if (!w || !w->working || w->running)
+		return;
+	w->running = true;
+	atomic_inc(&w->pool->nr_running);
 }
 
 /*
@@ -1278,12 +1330,13 @@ static void async_worker_recruit(struct async_worker *w)
 }
 
 /*
- * Before a worker runs a chain of @batch that may block while its
- * submitter still shares it: makes sure another worker is idle or on its
- * way, for the chains the submitter may still hand over, which may be
- * what this one waits for; the recruit only sees what is queued now.  As
- * for a recruit, a transient failure is retried.  A dying worker makes
- * none: a thread made now would miss the kill.
+ * Before a worker runs a chain of @batch that may block while other
+ * chains are queued, or may still be while its submitter shares @batch:
+ * makes sure another worker is idle or on its way, to take them if this
+ * one sleeps (async_worker_sleeping() cannot make one); one of them may
+ * be what this one waits for.  As for a recruit, a transient failure is
+ * retried.  A dying worker makes none: a thread made now would miss the
+ * kill.
  */
 static void async_worker_keep_spare(struct async_worker *w,
 				    struct async_batch *batch)
@@ -1296,11 +1349,7 @@ static void async_worker_keep_spare(struct async_worker *w,
 		if (w->dying)
 			return;
 		spin_lock(&ctx->lock);
-		/*
-		 * The submitter may have handed back its last chain and
-		 * stopped sharing after the recruit found nothing queued.
-		 */
-		if ((!batch->sharing && !async_pool_wants_worker(pool)) ||
+		if ((!batch->sharing && list_empty(&pool->queue)) ||
 		    !list_empty(&pool->idle) || pool->nr_waking ||
 		    pool->nr_workers >= ctx->max_workers) {
 			spin_unlock(&ctx->lock);
@@ -1334,7 +1383,7 @@ int async_pool_prepare(struct async_pool *pool)
 	struct async_ctx *ctx = pool->ctx;
 	bool spawn;
 
-	/* Idle workers stay while the pool is pinned; one on its way relays. */
+	/* Idle workers stay while the pool is pinned; one on its way recruits. */
 	spin_lock(&ctx->lock);
 	spawn = list_empty(&pool->idle) && !pool->nr_waking &&
 		pool->nr_workers < ctx->max_workers;
@@ -1342,6 +1391,19 @@ int async_pool_prepare(struct async_pool *pool)
 		async_reserve_worker(pool);
 	spin_unlock(&ctx->lock);
 	return spawn ? async_create_worker(pool) : 0;
+}
+
+/*
+ * Whether the next chain of @batch, a quick one, should wait for a worker
+ * already running: as many run as there are CPUs.  A worker that finds so
+ * stays idle, to be woken when one of them sleeps.
+ */
+static bool async_pool_busy_enough(struct async_pool *pool,
+				   struct async_batch *batch)
+	__must_hold(&pool->ctx->lock)
+{
+	return !async_chain_blocks(&batch->reqs[batch->next_chain]) &&
+	       atomic_read(&pool->nr_running) >= num_online_cpus();
 }
 
 /* The last worker to go cancels what is still queued: the process is dying. */
@@ -1352,6 +1414,9 @@ static void async_worker_exit(struct async_worker *w)
 	struct async_pool *dead;
 	struct async_orphans orphans;
 
+	/* The scheduler's hooks must not see @w freed. */
+	current->flags &= ~PF_ASYNC_WORKER;
+	current->worker_private = NULL;
 	pool->nr_workers--;
 	async_orphans_init(&orphans);
 	async_pool_kick(pool, &orphans);
@@ -1375,6 +1440,8 @@ static int async_worker_fn(void *data)
 
 	snprintf(name, sizeof(name), "async-wrk-%d", task_tgid_vnr(current));
 	set_task_comm(current, name);
+	current->worker_private = w;
+	current->flags |= PF_ASYNC_WORKER;
 
 	for (;;) {
 		struct async_batch *batch = NULL;
@@ -1405,8 +1472,10 @@ static int async_worker_fn(void *data)
 			batch = list_first_entry_or_null(&pool->queue,
 							 struct async_batch,
 							 queue_node);
+		if (batch && async_pool_busy_enough(pool, batch))
+			batch = NULL;
 		if (work || batch) {
-			bool untried = false, spare = false, blocks;
+			bool untried = false, blocks;
 
 			if (work) {
 				list_del_init(&work->node);
@@ -1420,23 +1489,30 @@ static int async_worker_fn(void *data)
 				blocks = async_chain_blocks(first);
 				untried = batch->sharing && !blocks &&
 					  !(first->flags & ASYNC_REQ_PUNTED);
-				spare = batch->sharing && !untried;
 				if (blocks)
 					pool->nr_blocking--;
 				w->batch = batch;
 				w->first = first;
 				list_add(&w->busy_node, &ctx->busy);
 			}
+			w->working = true;
+			w->running = true;
+			atomic_inc(&pool->nr_running);
 			spin_unlock(&ctx->lock);
 			/* An untried chain recruits once it would block. */
 			if (!untried)
 				async_worker_recruit(w);
-			if (spare)
+			if (!work && !untried)
 				async_worker_keep_spare(w, batch);
 			if (work)
 				async_run_work(w, work);
 			else
 				async_run_chain(w, batch, first, untried);
+			w->working = false;
+			if (w->running) {
+				w->running = false;
+				atomic_dec(&pool->nr_running);
+			}
 			if (w->dying) {
 				spin_lock(&ctx->lock);
 				break;
@@ -1479,9 +1555,9 @@ static int async_worker_fn(void *data)
  *
  * Also arms the timers of its sleeps.
  *
- * A worker relays queued chains to the next one, which keeps few threads
- * busy with quick entries; chains expected to block each wake an idle
- * worker at once instead.
+ * Other chains wake workers until as many run as there are CPUs, and
+ * another only once one sleeps, which keeps few threads busy with quick
+ * entries; chains expected to block each wake an idle worker at once.
  */
 void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 			unsigned int nr_punted, unsigned int nr_blocking)

@@ -938,4 +938,87 @@ TEST_F(where, blocked_chain_does_not_stall_a_long_batch)
 	}
 }
 
+#define QUICK_CHAINS 256
+
+/*
+ * Quick chains forced to workers run on as many workers as there are
+ * CPUs: another worker takes the queue only when one sleeps, which these
+ * entries do not (one sleep, in making the spare worker, is allowed for).
+ * The thread that ran an entry is the pid of its trace line.
+ */
+TEST_F(where, quick_chains_keep_to_a_worker_per_cpu)
+{
+	static struct async_syscall e[QUICK_CHAINS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int tids[QUICK_CHAINS], nr_tids = 0, fd, tid, k;
+	const char *line;
+	unsigned int i;
+
+	fd = open(self->path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	for (i = 0; i < QUICK_CHAINS; i++) {
+		async_prep_pread(&e[i], fd, self->buf, FSIZE, 0);
+		e[i].flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	}
+	ASSERT_EQ(QUICK_CHAINS, async_submit_wait(e, QUICK_CHAINS));
+	for (i = 0; i < QUICK_CHAINS; i++)
+		ASSERT_EQ(FSIZE, e[i].result);
+	close(fd);
+
+	read_trace(self);
+	for (line = self->trace; (line = strstr(line, "async-wrk-")); line++) {
+		const char *end = strchr(line, '\n');
+		const char *ev = strstr(line, "async_syscall_complete:");
+
+		if (!ev || (end && ev > end) || !strstr(ev, " worker=1"))
+			continue;
+		if (sscanf(line, "async-wrk-%*d-%d", &tid) != 1)
+			continue;
+		for (k = 0; k < nr_tids && tids[k] != tid; k++)
+			;
+		if (k == nr_tids)
+			tids[nr_tids++] = tid;
+	}
+	ASSERT_LE(1, nr_tids);
+	EXPECT_GE(cpus + 1, nr_tids) TH_LOG("%d workers ran %d quick chains on %ld CPUs",
+					    nr_tids, QUICK_CHAINS, cpus);
+}
+
+#define MAX_READERS 66
+
+/*
+ * Reads of empty pipes, forced to workers, block every worker that runs
+ * quick chains; the writes queued behind them still get a worker, woken
+ * when a reader sleeps.
+ */
+TEST_F(where, sleeping_workers_hand_on_the_queue)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct async_syscall e[2 * MAX_READERS];
+	int p[MAX_READERS][2];
+	unsigned int n, i;
+
+	if (cpus + 2 > MAX_READERS)
+		SKIP(return, "%ld CPUs: more than the test's %d readers", cpus,
+		     MAX_READERS - 2);
+	n = cpus + 2;
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, pipe(p[i]));
+		self->data[i] = 'a' + i;
+		async_prep_read(&e[i], p[i][0], &self->buf[i], 1);
+		async_prep_write(&e[n + i], p[i][1], &self->data[i], 1);
+	}
+	for (i = 0; i < 2 * n; i++)
+		e[i].flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	ASSERT_EQ(2 * n, async_submit(e, 2 * n, 0));
+	ASSERT_EQ(0, wait_all_done(e, 2 * n, WAIT_TIMEOUT_S));
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(1, e[i].result);
+		EXPECT_EQ(1, e[n + i].result);
+		EXPECT_EQ(self->data[i], self->buf[i]);
+		close(p[i][0]);
+		close(p[i][1]);
+	}
+}
+
 TEST_HARNESS_MAIN
