@@ -1092,6 +1092,13 @@ static void async_cancel_orphans(struct async_orphans *orphans)
 	}
 }
 
+/* The CPUs the pool's workers may run on, as its submitter. */
+static unsigned int async_pool_cpus(struct async_pool *pool)
+{
+	return clamp_t(int, READ_ONCE(pool->owner->nr_cpus_allowed), 1,
+		       num_online_cpus());
+}
+
 /*
  * Whether fewer workers are on their way than wanted: one for each queued
  * kernel work, which is expected to block; for chains expected to block,
@@ -1103,13 +1110,16 @@ static void async_cancel_orphans(struct async_orphans *orphans)
 static bool async_pool_wants_worker(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
-	unsigned int cpus = num_online_cpus();
+	unsigned int cpus = async_pool_cpus(pool);
 	unsigned int lines = min(pool->nr_blocking, cpus);
 
 	if (pool->nr_waking < max(pool->nr_works, lines))
 		return true;
-	return !list_empty(&pool->queue) &&
-	       atomic_read(&pool->nr_running) + pool->nr_waking < cpus;
+	if (list_empty(&pool->queue))
+		return false;
+	/* Pairs with the barrier in async_worker_sleeping(). */
+	smp_mb();
+	return atomic_read(&pool->nr_running) + pool->nr_waking < cpus;
 }
 
 static int async_worker_fn(void *data);
@@ -1158,6 +1168,10 @@ void async_worker_sleeping(struct task_struct *tsk)
 	w->running = false;
 	pool = w->pool;
 	atomic_dec(&pool->nr_running);
+	/* Pairs with the barrier in async_pool_wants_worker(). */
+	smp_mb__after_atomic();
+	if (list_empty_careful(&pool->queue))
+		return;
 	spin_lock(&pool->ctx->lock);
 	if (async_pool_wants_worker(pool))
 		async_wake_idle(pool);
@@ -1330,13 +1344,26 @@ static void async_worker_recruit(struct async_worker *w)
 }
 
 /*
- * Before a worker runs a chain of @batch that may block while other
- * chains are queued, or may still be while its submitter shares @batch:
- * makes sure another worker is idle or on its way, to take them if this
- * one sleeps (async_worker_sleeping() cannot make one); one of them may
- * be what this one waits for.  As for a recruit, a transient failure is
- * retried.  A dying worker makes none: a thread made now would miss the
- * kill.
+ * Whether a worker about to run work of @batch (NULL for a kernel work)
+ * should make sure another is idle: chains are queued, or may still be
+ * while its submitter shares @batch, and none is idle or on its way.
+ */
+static bool async_pool_wants_spare(struct async_pool *pool,
+				   struct async_batch *batch)
+	__must_hold(&pool->ctx->lock)
+{
+	return ((batch && batch->sharing) || !list_empty(&pool->queue)) &&
+	       list_empty(&pool->idle) && !pool->nr_waking &&
+	       pool->nr_workers < pool->ctx->max_workers;
+}
+
+/*
+ * Before a worker runs work that may block while chains are queued, or
+ * may still be while the submitter shares @batch: makes sure another
+ * worker is idle or on its way, to take them if this one sleeps
+ * (async_worker_sleeping() cannot make one); one of them may be what this
+ * one waits for.  As for a recruit, a transient failure is retried.  A
+ * dying worker makes none: a thread made now would miss the kill.
  */
 static void async_worker_keep_spare(struct async_worker *w,
 				    struct async_batch *batch)
@@ -1349,9 +1376,7 @@ static void async_worker_keep_spare(struct async_worker *w,
 		if (w->dying)
 			return;
 		spin_lock(&ctx->lock);
-		if ((!batch->sharing && list_empty(&pool->queue)) ||
-		    !list_empty(&pool->idle) || pool->nr_waking ||
-		    pool->nr_workers >= ctx->max_workers) {
+		if (!async_pool_wants_spare(pool, batch)) {
 			spin_unlock(&ctx->lock);
 			return;
 		}
@@ -1394,16 +1419,26 @@ int async_pool_prepare(struct async_pool *pool)
 }
 
 /*
- * Whether the next chain of @batch, a quick one, should wait for a worker
+ * Whether the queued chains, all quick, should wait for the workers
  * already running: as many run as there are CPUs.  A worker that finds so
- * stays idle, to be woken when one of them sleeps.
+ * stays idle, to be woken when one of them sleeps.  Chains expected to
+ * block are taken in queue order, however many run.
  */
-static bool async_pool_busy_enough(struct async_pool *pool,
-				   struct async_batch *batch)
+static bool async_pool_busy_enough(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
-	return !async_chain_blocks(&batch->reqs[batch->next_chain]) &&
-	       atomic_read(&pool->nr_running) >= num_online_cpus();
+	return !pool->nr_blocking &&
+	       atomic_read(&pool->nr_running) >= async_pool_cpus(pool);
+}
+
+/* The worker no longer runs work, nor counts as running. */
+static void async_worker_rest(struct async_worker *w)
+{
+	w->working = false;
+	if (w->running) {
+		w->running = false;
+		atomic_dec(&w->pool->nr_running);
+	}
 }
 
 /* The last worker to go cancels what is still queued: the process is dying. */
@@ -1414,9 +1449,10 @@ static void async_worker_exit(struct async_worker *w)
 	struct async_pool *dead;
 	struct async_orphans orphans;
 
-	/* The scheduler's hooks must not see @w freed. */
-	current->flags &= ~PF_ASYNC_WORKER;
+	/* The scheduler's hooks must not see @w freed, nor io-wq's see it. */
+	async_worker_rest(w);
 	current->worker_private = NULL;
+	current->flags &= ~PF_ASYNC_WORKER;
 	pool->nr_workers--;
 	async_orphans_init(&orphans);
 	async_pool_kick(pool, &orphans);
@@ -1440,8 +1476,9 @@ static int async_worker_fn(void *data)
 
 	snprintf(name, sizeof(name), "async-wrk-%d", task_tgid_vnr(current));
 	set_task_comm(current, name);
-	current->worker_private = w;
+	/* io-wq's hooks would take @w for theirs without the flag. */
 	current->flags |= PF_ASYNC_WORKER;
+	current->worker_private = w;
 
 	for (;;) {
 		struct async_batch *batch = NULL;
@@ -1464,6 +1501,7 @@ static int async_worker_fn(void *data)
 		}
 
 		spin_lock(&ctx->lock);
+		async_worker_rest(w);
 		pool->nr_waking -= recruited;
 		recruited = false;
 		work = list_first_entry_or_null(&pool->works, struct async_work,
@@ -1472,10 +1510,10 @@ static int async_worker_fn(void *data)
 			batch = list_first_entry_or_null(&pool->queue,
 							 struct async_batch,
 							 queue_node);
-		if (batch && async_pool_busy_enough(pool, batch))
+		if (batch && async_pool_busy_enough(pool))
 			batch = NULL;
 		if (work || batch) {
-			bool untried = false, blocks;
+			bool untried = false, spare, blocks;
 
 			if (work) {
 				list_del_init(&work->node);
@@ -1498,21 +1536,18 @@ static int async_worker_fn(void *data)
 			w->working = true;
 			w->running = true;
 			atomic_inc(&pool->nr_running);
+			spare = !untried && async_pool_wants_spare(pool, batch);
 			spin_unlock(&ctx->lock);
 			/* An untried chain recruits once it would block. */
 			if (!untried)
 				async_worker_recruit(w);
-			if (!work && !untried)
+			if (spare)
 				async_worker_keep_spare(w, batch);
 			if (work)
 				async_run_work(w, work);
 			else
 				async_run_chain(w, batch, first, untried);
-			w->working = false;
-			if (w->running) {
-				w->running = false;
-				atomic_dec(&pool->nr_running);
-			}
+			/* Still working for the hooks until the next look. */
 			if (w->dying) {
 				spin_lock(&ctx->lock);
 				break;
@@ -1521,7 +1556,9 @@ static int async_worker_fn(void *data)
 			cond_resched();
 			continue;
 		}
-		if ((timed_out || pool->retired) && !pool->pins)
+		/* An idle worker is the spare of those that run the queue. */
+		if ((timed_out || pool->retired) && !pool->pins &&
+		    list_empty(&pool->queue) && list_empty(&pool->works))
 			break;
 
 		list_add(&w->idle_node, &pool->idle);
