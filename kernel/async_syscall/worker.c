@@ -1513,7 +1513,7 @@ static int async_worker_fn(void *data)
 		if (batch && async_pool_busy_enough(pool))
 			batch = NULL;
 		if (work || batch) {
-			bool untried = false, spare, blocks;
+			bool untried = false, recruit, spare, blocks;
 
 			if (work) {
 				list_del_init(&work->node);
@@ -1536,10 +1536,11 @@ static int async_worker_fn(void *data)
 			w->working = true;
 			w->running = true;
 			atomic_inc(&pool->nr_running);
+			/* An untried chain recruits once it would block. */
+			recruit = !untried && async_pool_wants_worker(pool);
 			spare = !untried && async_pool_wants_spare(pool, batch);
 			spin_unlock(&ctx->lock);
-			/* An untried chain recruits once it would block. */
-			if (!untried)
+			if (recruit)
 				async_worker_recruit(w);
 			if (spare)
 				async_worker_keep_spare(w, batch);
