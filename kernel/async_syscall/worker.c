@@ -544,8 +544,7 @@ static __always_inline bool
 async_issue_inline(struct async_batch *batch, struct async_req *req,
 		   long *res, bool *killed);
 static void async_worker_recruit(struct async_worker *w);
-static void async_worker_keep_spare(struct async_worker *w,
-				    struct async_batch *batch);
+static void async_worker_keep_spare(struct async_worker *w);
 
 /*
  * Tries @req as the submitter would, without blocking.  Returns false if
@@ -609,7 +608,7 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 				/* A new thread takes our own creds. */
 				revert_creds(old_cred);
 				async_worker_recruit(w);
-				async_worker_keep_spare(w, batch);
+				async_worker_keep_spare(w);
 				old_cred = override_creds(batch->cred);
 			}
 			/* The recruit may have taken a kill or a cancel's notice. */
@@ -1344,29 +1343,28 @@ static void async_worker_recruit(struct async_worker *w)
 }
 
 /*
- * Whether a worker about to run work of @batch (NULL for a kernel work)
- * should make sure another is idle: chains are queued, or may still be
- * while its submitter shares @batch, and none is idle or on its way.
+ * Whether a worker about to run work should make sure another is idle:
+ * chains are queued, or may be by a submitter that has the pool pinned
+ * (and counted on an idle worker, or this one, when it prepared), and
+ * none is idle or on its way.
  */
-static bool async_pool_wants_spare(struct async_pool *pool,
-				   struct async_batch *batch)
+static bool async_pool_wants_spare(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
-	return ((batch && batch->sharing) || !list_empty(&pool->queue)) &&
+	return (pool->pins || !list_empty(&pool->queue)) &&
 	       list_empty(&pool->idle) && !pool->nr_waking &&
 	       pool->nr_workers < pool->ctx->max_workers;
 }
 
 /*
  * Before a worker runs work that may block while chains are queued, or
- * may still be while the submitter shares @batch: makes sure another
- * worker is idle or on its way, to take them if this one sleeps
- * (async_worker_sleeping() cannot make one); one of them may be what this
- * one waits for.  As for a recruit, a transient failure is retried.  A
- * dying worker makes none: a thread made now would miss the kill.
+ * may be (async_pool_wants_spare()): makes sure another worker is idle or
+ * on its way, to take them if this one sleeps (async_worker_sleeping()
+ * cannot make one); one of them may be what this one waits for.  As for a
+ * recruit, a transient failure is retried.  A dying worker makes none: a
+ * thread made now would miss the kill.
  */
-static void async_worker_keep_spare(struct async_worker *w,
-				    struct async_batch *batch)
+static void async_worker_keep_spare(struct async_worker *w)
 {
 	struct async_pool *pool = w->pool;
 	struct async_ctx *ctx = pool->ctx;
@@ -1376,7 +1374,7 @@ static void async_worker_keep_spare(struct async_worker *w,
 		if (w->dying)
 			return;
 		spin_lock(&ctx->lock);
-		if (!async_pool_wants_spare(pool, batch)) {
+		if (!async_pool_wants_spare(pool)) {
 			spin_unlock(&ctx->lock);
 			return;
 		}
@@ -1538,12 +1536,12 @@ static int async_worker_fn(void *data)
 			atomic_inc(&pool->nr_running);
 			/* An untried chain recruits once it would block. */
 			recruit = !untried && async_pool_wants_worker(pool);
-			spare = !untried && async_pool_wants_spare(pool, batch);
+			spare = async_pool_wants_spare(pool);
 			spin_unlock(&ctx->lock);
 			if (recruit)
 				async_worker_recruit(w);
 			if (spare)
-				async_worker_keep_spare(w, batch);
+				async_worker_keep_spare(w);
 			if (work)
 				async_run_work(w, work);
 			else
