@@ -1094,8 +1094,8 @@ static void async_cancel_orphans(struct async_orphans *orphans)
 /* The CPUs the pool's workers may run on, as its submitter. */
 static unsigned int async_pool_cpus(struct async_pool *pool)
 {
-	return clamp_t(int, READ_ONCE(pool->owner->nr_cpus_allowed), 1,
-		       num_online_cpus());
+	return clamp_t(unsigned int, READ_ONCE(pool->owner->nr_cpus_allowed),
+		       1, num_online_cpus());
 }
 
 /*
@@ -1122,6 +1122,7 @@ static bool async_pool_wants_worker(struct async_pool *pool)
 }
 
 static int async_worker_fn(void *data);
+
 /* Takes an idle worker off the idle list for queued work, to be woken. */
 static struct async_worker *async_claim_idle(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
@@ -1152,10 +1153,12 @@ static bool async_wake_idle(struct async_pool *pool)
  * async_worker_sleeping() - a worker goes to sleep
  * @tsk: The worker, which is current.
  *
- * Called by the scheduler.  A worker asleep in its work no longer counts
- * as running, and an idle worker takes the queue in its place if the pool
- * wants one.  Nothing here may sleep: a worker is woken, never made here;
- * async_worker_keep_spare() left one idle.
+ * A worker asleep in its work no longer counts as running, and an idle
+ * worker takes the queue in its place if the pool wants one.  A worker is
+ * woken here, never made: async_worker_keep_spare() left one idle.
+ *
+ * Context: Called by schedule() before the worker sleeps; must not sleep.
+ * Takes &async_ctx.lock if chains are queued.
  */
 void async_worker_sleeping(struct task_struct *tsk)
 {
@@ -1169,7 +1172,7 @@ void async_worker_sleeping(struct task_struct *tsk)
 	atomic_dec(&pool->nr_running);
 	/* Pairs with the barrier in async_pool_wants_worker(). */
 	smp_mb__after_atomic();
-	if (list_empty_careful(&pool->queue))
+	if (list_empty(&pool->queue))
 		return;
 	spin_lock(&pool->ctx->lock);
 	if (async_pool_wants_worker(pool))
@@ -1181,7 +1184,9 @@ void async_worker_sleeping(struct task_struct *tsk)
  * async_worker_running() - a worker wakes up
  * @tsk: The worker, which is current.
  *
- * Called by the scheduler: a worker back in its work counts as running.
+ * A worker back in its work counts as running again.
+ *
+ * Context: Called by schedule() once the worker runs again.
  */
 void async_worker_running(struct task_struct *tsk)
 {
@@ -1435,7 +1440,8 @@ static void async_worker_rest(struct async_worker *w)
 	w->working = false;
 	if (w->running) {
 		w->running = false;
-		atomic_dec(&w->pool->nr_running);
+		/* Below zero, busy_enough would hold every idle worker back. */
+		WARN_ON_ONCE(atomic_dec_return(&w->pool->nr_running) < 0);
 	}
 }
 
@@ -1489,6 +1495,8 @@ static int async_worker_fn(void *data)
 			if (recruited) {
 				spin_lock(&ctx->lock);
 				pool->nr_waking--;
+				if (async_pool_wants_worker(pool))
+					async_wake_idle(pool);
 				spin_unlock(&ctx->lock);
 				recruited = false;
 			}
@@ -1536,7 +1544,8 @@ static int async_worker_fn(void *data)
 			atomic_inc(&pool->nr_running);
 			/* An untried chain recruits once it would block. */
 			recruit = !untried && async_pool_wants_worker(pool);
-			spare = async_pool_wants_spare(pool);
+			/* An untried chain keeps one once it would block. */
+			spare = !untried && async_pool_wants_spare(pool);
 			spin_unlock(&ctx->lock);
 			if (recruit)
 				async_worker_recruit(w);
