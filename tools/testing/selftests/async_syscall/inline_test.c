@@ -1021,7 +1021,7 @@ TEST_F(where, quick_chains_keep_to_a_worker_per_cpu)
 	}
 	ASSERT_EQ(QUICK_CHAINS, nr_lines);
 	EXPECT_GE(2, nr_tids) TH_LOG("%d workers ran %d quick chains on one CPU",
-				      nr_tids, QUICK_CHAINS);
+				     nr_tids, QUICK_CHAINS);
 }
 
 #define LONG_CHAIN 512
