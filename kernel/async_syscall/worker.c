@@ -1542,9 +1542,8 @@ static int async_worker_fn(void *data)
 			w->working = true;
 			w->running = true;
 			atomic_inc(&pool->nr_running);
-			/* An untried chain recruits once it would block. */
+			/* An untried chain does both once it would block. */
 			recruit = !untried && async_pool_wants_worker(pool);
-			/* An untried chain keeps one once it would block. */
 			spare = !untried && async_pool_wants_spare(pool);
 			spin_unlock(&ctx->lock);
 			if (recruit)
