@@ -1347,6 +1347,14 @@ static void async_worker_recruit(struct async_worker *w)
 	}
 }
 
+/* No worker is idle or on its way, and one more may be made. */
+static bool async_pool_lacks_spare(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
+{
+	return list_empty(&pool->idle) && !pool->nr_waking &&
+	       pool->nr_workers < pool->ctx->max_workers;
+}
+
 /*
  * Whether a worker about to run work should make sure another is idle:
  * chains are queued, or may be by a submitter that has the pool pinned
@@ -1357,8 +1365,7 @@ static bool async_pool_wants_spare(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
 	return (pool->pins || !list_empty(&pool->queue)) &&
-	       list_empty(&pool->idle) && !pool->nr_waking &&
-	       pool->nr_workers < pool->ctx->max_workers;
+	       async_pool_lacks_spare(pool);
 }
 
 /*
@@ -1413,8 +1420,7 @@ int async_pool_prepare(struct async_pool *pool)
 
 	/* Idle workers stay while the pool is pinned; one on its way recruits. */
 	spin_lock(&ctx->lock);
-	spawn = list_empty(&pool->idle) && !pool->nr_waking &&
-		pool->nr_workers < ctx->max_workers;
+	spawn = async_pool_lacks_spare(pool);
 	if (spawn)
 		async_reserve_worker(pool);
 	spin_unlock(&ctx->lock);
