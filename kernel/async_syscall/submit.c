@@ -33,24 +33,34 @@ async_uentry(void __user *uentries, unsigned int index, size_t size)
 	return uentries + (size_t)index * size;
 }
 
+/* Entries copied in one user-access window; their heads wait on the stack. */
+#define ASYNC_READ_RUN		16
+
+/* The fields of a user entry the kernel reads, besides its arguments. */
+struct async_entry_head {
+	u32	nr;
+	u32	flags;
+	u32	arg_refs;
+};
+
 /*
  * @chain_start is the index of the first entry of the chain @index is in;
  * references must stay inside [chain_start, index).  Returns the entry's
  * operation.
  */
 static const struct async_op_def *
-async_check_entry(const struct async_syscall *e, const u64 *args,
+async_check_entry(const struct async_entry_head *h, const u64 *args,
 		  unsigned int index, unsigned int chain_start, unsigned int nr)
 {
 	const struct async_op_def *def;
-	unsigned long refs = e->arg_refs;
+	unsigned long refs = h->arg_refs;
 	unsigned int n;
 
-	if (e->flags & ~ASYNC_SYSCALL_FLAGS)
+	if (h->flags & ~ASYNC_SYSCALL_FLAGS)
 		return ERR_PTR(-EINVAL);
-	if ((e->flags & ASYNC_SYSCALL_LINK) && index == nr - 1)
+	if ((h->flags & ASYNC_SYSCALL_LINK) && index == nr - 1)
 		return ERR_PTR(-EINVAL);
-	def = async_op_lookup(e->nr);
+	def = async_op_lookup(h->nr);
 	if (IS_ERR(def))
 		return def;
 	if (refs >> def->nargs)
@@ -63,38 +73,60 @@ async_check_entry(const struct async_syscall *e, const u64 *args,
 }
 
 /*
- * Copies entry @index of the user's array and checks it: its arguments to
- * @args, where they are kept, the other fields the kernel reads to @e.
+ * Copies @n entries of the user's array from @first, of the size of this
+ * kernel's, in one user-access window: their arguments to @reqs, the other
+ * fields the kernel reads to @heads.  Returns how many were copied before
+ * one faulted, or 0 for entries of another size.
+ */
+static unsigned int async_read_run(struct async_entry_head *heads,
+				   struct async_req *reqs,
+				   void __user *uentries, unsigned int first,
+				   unsigned int n, size_t size)
+{
+	struct async_syscall __user *ue;
+	unsigned int i = 0, k;
+
+	if (size != sizeof(*ue))
+		return 0;
+	ue = async_uentry(uentries, first, size);
+	if (!user_read_access_begin(ue, n * sizeof(*ue)))
+		return 0;
+	for (; i < n; i++, ue++) {
+		unsafe_get_user(heads[i].nr, &ue->nr, out);
+		unsafe_get_user(heads[i].flags, &ue->flags, out);
+		for (k = 0; k < ASYNC_NR_ARGS; k++)
+			unsafe_get_user(reqs[i].args[k], &ue->args[k], out);
+		unsafe_get_user(heads[i].arg_refs, &ue->arg_refs, out);
+	}
+out:
+	user_read_access_end();
+	return i;
+}
+
+/*
+ * Copies entry @index alone, its arguments to @req, and checks it.  An entry
+ * of another size than this kernel's is zero-extended or must end in zeroes.
  */
 static const struct async_op_def *
-async_read_entry(struct async_syscall *e, u64 *args, void __user *uentries,
-		 unsigned int index, size_t size, unsigned int chain_start,
-		 unsigned int nr)
+async_read_entry(struct async_entry_head *h, struct async_req *req,
+		 void __user *uentries, unsigned int index, size_t size,
+		 unsigned int chain_start, unsigned int nr)
 {
-	struct async_syscall __user *ue = async_uentry(uentries, index, size);
-	unsigned int n;
+	struct async_syscall e __uninitialized;
 	int ret;
 
-	if (size == sizeof(*e)) {
-		/* The common case: the fields the kernel reads, one window. */
-		if (!user_read_access_begin(ue, sizeof(*e)))
-			return ERR_PTR(-EFAULT);
-		unsafe_get_user(e->nr, &ue->nr, efault);
-		unsafe_get_user(e->flags, &ue->flags, efault);
-		for (n = 0; n < ASYNC_NR_ARGS; n++)
-			unsafe_get_user(args[n], &ue->args[n], efault);
-		unsafe_get_user(e->arg_refs, &ue->arg_refs, efault);
-		user_read_access_end();
-	} else {
-		ret = copy_struct_from_user(e, sizeof(*e), ue, size);
+	if (!async_read_run(h, req, uentries, index, 1, size)) {
+		ret = copy_struct_from_user(&e, sizeof(e),
+					    async_uentry(uentries, index, size),
+					    size);
 		if (ret)
 			return ERR_PTR(ret);
-		memcpy(args, e->args, sizeof(e->args));
+		h->nr = e.nr;
+		h->flags = e.flags;
+		h->arg_refs = e.arg_refs;
+		memcpy(req->args, e.args, sizeof(e.args));
 	}
-	return async_check_entry(e, args, index, chain_start, nr);
-efault:
-	user_read_access_end();
-	return ERR_PTR(-EFAULT);
+	return async_check_entry(h, req->args, index, chain_start, nr);
 }
 
 /* @nr was found by async_op_lookup(): a system call, or a known operation. */
@@ -113,18 +145,18 @@ static void async_report(void __user *uentries, unsigned int index,
 long async_probe(void __user *uentries, unsigned int nr, size_t size)
 {
 	unsigned int i, chain_start = 0;
-	u64 args[ASYNC_NR_ARGS];
-	struct async_syscall e;
+	struct async_entry_head h __uninitialized;
+	struct async_req req __uninitialized;
 	int ret;
 
 	for (i = 0; i < nr; i++) {
-		ret = PTR_ERR_OR_ZERO(async_read_entry(&e, args, uentries, i,
+		ret = PTR_ERR_OR_ZERO(async_read_entry(&h, &req, uentries, i,
 						       size, chain_start, nr));
 		if (ret == -EFAULT)
 			return ret;
 		if (put_user((s64)ret, &async_uentry(uentries, i, size)->result))
 			return -EFAULT;
-		if (ret || !(e.flags & ASYNC_SYSCALL_LINK))
+		if (ret || !(h.flags & ASYNC_SYSCALL_LINK))
 			chain_start = i + 1;
 	}
 	return 0;
@@ -177,11 +209,12 @@ void async_batch_free(struct async_batch *batch)
 static struct async_batch *async_read_batch(void __user *uentries,
 					    unsigned int nr, size_t size)
 {
-	unsigned int i, chain_start = 0;
+	unsigned int i, slot, copied = 0, chain_start = 0;
+	/* Only what the copy fills is read: not zeroed per call. */
+	struct async_entry_head heads[ASYNC_READ_RUN] __uninitialized;
+	struct async_entry_head *h;
 	const struct async_op_def *def;
 	struct async_batch *batch;
-	/* Only what async_read_entry() fills is read: not zeroed per call. */
-	struct async_syscall e __uninitialized;
 	int ret;
 
 	batch = async_batch_alloc(nr);
@@ -193,8 +226,18 @@ static struct async_batch *async_read_batch(void __user *uentries,
 	for (i = 0; i < nr; i++) {
 		struct async_req *req = &batch->reqs[i];
 
-		def = async_read_entry(&e, req->args, uentries, i, size,
-				       chain_start, nr);
+		slot = i % ASYNC_READ_RUN;
+		if (!slot)
+			copied = async_read_run(heads, req, uentries, i,
+						min(nr - i, ASYNC_READ_RUN),
+						size);
+		h = &heads[slot];
+		if (slot < copied)
+			def = async_check_entry(h, req->args, i, chain_start,
+						nr);
+		else
+			def = async_read_entry(h, req, uentries, i,
+					       size, chain_start, nr);
 		if (IS_ERR(def)) {
 			ret = PTR_ERR(def);
 			if (ret != -EFAULT)
@@ -202,13 +245,13 @@ static struct async_batch *async_read_batch(void __user *uentries,
 			goto fail;
 		}
 		/* Field by field: zeroing it first costs a string store per entry. */
-		req->op = async_req_op(e.nr);
+		req->op = async_req_op(h->nr);
 		req->chain_len = 0;
-		req->flags = e.flags;
-		req->arg_refs = e.arg_refs;
+		req->flags = h->flags;
+		req->arg_refs = h->arg_refs;
 		req->state = ASYNC_REQ_QUEUED;
 		req->cancelled = false;
-		if (!(e.flags & ASYNC_SYSCALL_LINK)) {
+		if (!(h->flags & ASYNC_SYSCALL_LINK)) {
 			batch->reqs[chain_start].chain_len = i - chain_start + 1;
 			/* Here: a batch without sleeps then needs no other pass. */
 			if (def->sleep)

@@ -1830,6 +1830,53 @@ TEST_F(scratch, bad_entry_runs_nothing)
 	ASSERT_TRUE(file_exists(self->dirfd, CANARY));
 }
 
+/*
+ * The array runs into a page that cannot be read.  Entries are copied a run
+ * at a time, yet a bad entry before the fault is still the one reported,
+ * and nothing runs.
+ */
+TEST_F(scratch, fault_mid_array)
+{
+	static const unsigned int lasts[] = { 3, 20 };
+	const long page_size = sysconf(_SC_PAGESIZE);
+	struct async_syscall *e;
+	unsigned int k, i, last;
+	char *map;
+
+	map = mmap(NULL, 2 * page_size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, mprotect(map + page_size, page_size, PROT_NONE));
+	ASSERT_EQ(0, write_file(self->dirfd, CANARY, "x", 1));
+	for (k = 0; k < ARRAY_SIZE(lasts); k++) {
+		last = lasts[k];
+		/* Entry @last starts 8 bytes before the page it cannot read. */
+		e = (struct async_syscall *)(map + page_size - 8 -
+					     last * sizeof(*e));
+		prep(&e[0], __NR_unlinkat, self->dirfd, async_ptr(CANARY), 0,
+		     0, 0, 0);
+		for (i = 1; i < last; i++)
+			prep(&e[i], __NR_nanosleep, async_ptr(&zero_ts), 0, 0,
+			     0, 0, 0);
+		errno = 0;
+		ASSERT_EQ(-1, async_submit(e, last + 1, 0));
+		ASSERT_EQ(EFAULT, errno);
+
+		e[last - 1].nr = 9999;
+		errno = 0;
+		ASSERT_EQ(-1, async_submit(e, last + 1, 0));
+		ASSERT_EQ(EINVAL, errno);
+		ASSERT_EQ(-EINVAL, e[last - 1].result);
+
+		for (i = 0; i < last; i++) {
+			ASSERT_EQ(DONE_POISON, e[i].done)
+				TH_LOG("%u entries: entry %u", last + 1, i);
+		}
+		ASSERT_TRUE(file_exists(self->dirfd, CANARY));
+	}
+	munmap(map, 2 * page_size);
+}
+
 struct entry80 {
 	struct async_syscall e;
 	__u64 tail;
