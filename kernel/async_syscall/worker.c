@@ -288,7 +288,10 @@ void async_chain_done(struct async_batch *batch, struct async_req *first)
 
 /*
  * With %ASYNC_SUBMIT_WAKE_MARKED the done word is exchanged, and only a
- * word a waiter marked is woken.  Returns whether to wake.
+ * word a waiter marked is woken.  Returns whether to wake.  The exchange
+ * is fully ordered, as the futex operations of every architecture that
+ * has HAVE_ARCH_ASYNC_SYSCALL are (a lock xchg, or ldxr/stlxr and dmb):
+ * it is the release of the result and of the entry's reads.
  */
 static bool async_store_done_marked(u32 __user *done)
 {
@@ -308,12 +311,13 @@ static bool async_store_done_marked(u32 __user *done)
 	if (ret == -EFAULT)
 		return false;
 	/* No user atomics here: a plain store, and wake whoever is there. */
+	smp_mb();
 	return !put_user(ASYNC_SYSCALL_DONE, done);
 }
 
 /*
- * The result goes first, then the done word, then the wakeup.  The full
- * barrier makes the done store a release on every architecture: whoever
+ * The result goes first, then the done word, then the wakeup.  The done
+ * store is a release, by a full barrier or by the ordered exchange: whoever
  * sees it also sees the result, and everything the entry read of the
  * caller's memory was read before the caller may reuse it.  A fault means
  * the caller unmapped the array: the completion is dropped.
@@ -329,13 +333,12 @@ void async_complete(struct async_batch *batch, struct async_req *req,
 	if (!user_write_access_begin(ue, sizeof(*ue)))
 		return;
 	unsafe_put_user(res, &ue->result, efault);
-	/* The result and the entry's reads of user memory before done. */
-	smp_mb();
 	if (batch->wake_marked) {
 		user_write_access_end();
 		if (!async_store_done_marked(&ue->done))
 			return;
 	} else {
+		smp_mb();
 		unsafe_put_user(ASYNC_SYSCALL_DONE, &ue->done, efault);
 		user_write_access_end();
 	}
