@@ -1202,16 +1202,20 @@ void async_worker_running(struct task_struct *tsk)
 }
 
 /*
- * Gets queued work going after it was queued or a worker was lost: wakes
- * an idle worker unless enough are already on their way, or, if no worker
- * is left at all, moves the work to @orphans, to complete without running;
- * but for a batch still shared, whose submitter does that itself.
+ * Gets queued work going after it was queued or a worker was lost: claims
+ * an idle worker unless enough are already on their way, to be woken from
+ * @wake_q once the lock is dropped, so that it does not wait for the lock
+ * as soon as it runs.  If no worker is left at all, moves the work to
+ * @orphans, to complete without running; but for a batch still shared,
+ * whose submitter does that itself.
  */
 static void async_pool_kick(struct async_pool *pool,
-			    struct async_orphans *orphans)
+			    struct async_orphans *orphans,
+			    struct wake_q_head *wake_q)
 	__must_hold(&pool->ctx->lock)
 {
 	struct async_batch *batch, *next;
+	struct async_worker *w;
 
 	if (!pool->nr_workers) {
 		/* The submitter of a shared batch cancels what it left. */
@@ -1225,7 +1229,9 @@ static void async_pool_kick(struct async_pool *pool,
 		list_splice_init(&pool->works, &orphans->works);
 		pool->nr_works = 0;
 	} else if (async_pool_wants_worker(pool)) {
-		async_wake_idle(pool);
+		w = async_claim_idle(pool);
+		if (w)
+			wake_q_add(wake_q, w->task);
 	}
 }
 
@@ -1240,13 +1246,14 @@ static void async_reserve_worker(struct async_pool *pool)
 
 /* Undoes a reservation whose worker could not be created. */
 static void async_unreserve_worker(struct async_pool *pool,
-				   struct async_orphans *orphans)
+				   struct async_orphans *orphans,
+				   struct wake_q_head *wake_q)
 	__must_hold(&pool->ctx->lock)
 {
 	pool->nr_workers--;
 	pool->nr_waking--;
 	async_orphans_init(orphans);
-	async_pool_kick(pool, orphans);
+	async_pool_kick(pool, orphans, wake_q);
 	/* The caller holds a pin or is a worker: the pool lives on. */
 	WARN_ON_ONCE(async_pool_unref(pool));
 }
@@ -1292,11 +1299,13 @@ static int async_create_worker(struct async_pool *pool)
 {
 	struct async_orphans orphans;
 	int err = async_spawn_worker(pool);
+	DEFINE_WAKE_Q(wake_q);
 
 	if (err) {
 		spin_lock(&pool->ctx->lock);
-		async_unreserve_worker(pool, &orphans);
+		async_unreserve_worker(pool, &orphans, &wake_q);
 		spin_unlock(&pool->ctx->lock);
+		wake_up_q(&wake_q);
 		/* Only a fatal signal takes the other workers: the process is dying. */
 		async_cancel_orphans(&orphans);
 	}
@@ -1461,6 +1470,7 @@ static void async_worker_exit(struct async_worker *w)
 	struct async_pool *pool = w->pool;
 	struct async_pool *dead;
 	struct async_orphans orphans;
+	DEFINE_WAKE_Q(wake_q);
 
 	/* The scheduler's hooks must not see @w freed, nor io-wq's see it. */
 	async_worker_rest(w);
@@ -1468,9 +1478,10 @@ static void async_worker_exit(struct async_worker *w)
 	current->flags &= ~PF_ASYNC_WORKER;
 	pool->nr_workers--;
 	async_orphans_init(&orphans);
-	async_pool_kick(pool, &orphans);
+	async_pool_kick(pool, &orphans, &wake_q);
 	dead = async_pool_unref(pool);
 	spin_unlock(&pool->ctx->lock);
+	wake_up_q(&wake_q);
 
 	async_cancel_orphans(&orphans);
 	async_pool_free(dead);
@@ -1628,7 +1639,7 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 		list_add_tail(&batch->queue_node, &pool->queue);
 		pool->nr_blocking += nr_blocking;
 		/* Only a fatal signal takes the last worker of a pinned pool. */
-		async_pool_kick(pool, &orphans);
+		async_pool_kick(pool, &orphans, &wake_q);
 	}
 	/* Woken once the lock is dropped: there may be many. */
 	while (pool->nr_waking < nr_blocking && (w = async_claim_idle(pool)))
@@ -1854,6 +1865,7 @@ static void async_requeue_chain(struct async_batch *batch,
 	struct async_ctx *ctx = batch->ctx;
 	unsigned int i, index = req - batch->reqs;
 	struct async_orphans orphans;
+	DEFINE_WAKE_Q(wake_q);
 
 	async_orphans_init(&orphans);
 	spin_lock(&ctx->lock);
@@ -1864,8 +1876,9 @@ static void async_requeue_chain(struct async_batch *batch,
 		list_add_tail(&batch->queue_node, &pool->queue);
 	pool->nr_blocking += async_chain_blocks(req);
 	/* With no worker left it keeps the batch, which the submitter ends. */
-	async_pool_kick(pool, &orphans);
+	async_pool_kick(pool, &orphans, &wake_q);
 	spin_unlock(&ctx->lock);
+	wake_up_q(&wake_q);
 	async_cancel_orphans(&orphans);
 }
 
@@ -2016,6 +2029,7 @@ static int async_work_queue_slow(struct async_pool *pool,
 {
 	struct async_ctx *ctx = pool->ctx;
 	struct async_orphans orphans;
+	DEFINE_WAKE_Q(wake_q);
 	bool taken;
 	int err;
 
@@ -2043,8 +2057,9 @@ static int async_work_queue_slow(struct async_pool *pool,
 		list_del_init(&work->node);
 		pool->nr_works--;
 	}
-	async_unreserve_worker(pool, &orphans);
+	async_unreserve_worker(pool, &orphans, &wake_q);
 	spin_unlock(&ctx->lock);
+	wake_up_q(&wake_q);
 	async_cancel_orphans(&orphans);
 	return taken ? 0 : err;
 }
