@@ -251,6 +251,9 @@ struct async_ctx {
  * @pins: Submitters between async_pool_get() and async_pool_unpin().
  * @refs: @nr_workers plus @pins; the pool is freed at zero.
  * @retired: @owner has moved to another context; idle workers exit.
+ * @share_at_once: Workers ran part of @owner's last shared batch, whose
+ *	chains were slow: share the next batch before its first chain.
+ *	Only @owner reads and writes it.
  *
  * Workers share @files, @fs and @nsproxy with @owner, who created them or
  * whose workers did, and carry @cred.  The key is only compared while
@@ -276,6 +279,7 @@ struct async_pool {
 	unsigned int		pins;
 	unsigned int		refs;
 	bool			retired;
+	bool			share_at_once;
 };
 
 enum async_seccomp_verdict {

@@ -938,6 +938,8 @@ static bool async_pace_slow(struct async_pace *pace, unsigned int i, u64 *now)
 	return pace->slow >= 2;
 }
 
+static bool async_share_possible(struct async_batch *batch,
+				 struct async_pool *pool, unsigned int next);
 static bool async_share_worthwhile(struct async_batch *batch,
 				   struct async_pool *pool, unsigned int next,
 				   u64 spent);
@@ -995,6 +997,11 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		/* A dying submitter leaves the rest to be cancelled. */
 		if (async_submitter_dying())
 			run_none = true;
+		/* The worker's wakeup then overlaps the first chains. */
+		if (!i && pool->share_at_once && !run_none &&
+		    async_share_possible(batch, pool, 0) &&
+		    async_share(batch, pool, 0, 0, 0))
+			return async_run_shared(batch, pool, 0, 0);
 		/* Chains do not block: the scheduler and the pace every few. */
 		if (i >= pace.look_at) {
 			cond_resched();
@@ -1746,16 +1753,13 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
  * to run on.  On one CPU, or with every CPU busy, a worker would only take
  * time from the submitter.
  */
-static bool async_share_worthwhile(struct async_batch *batch,
-				   struct async_pool *pool, unsigned int next,
-				   u64 spent)
+/* Whether the chains of @batch from @next on could go to another CPU now. */
+static bool async_share_possible(struct async_batch *batch,
+				 struct async_pool *pool, unsigned int next)
 {
 	unsigned int this_cpu, cpu;
 
 	if (batch->nr_timed || next + batch->reqs[next].chain_len >= batch->nr)
-		return false;
-	if (spent < ASYNC_SHARE_AFTER_NS ||
-	    div_u64(spent * (batch->nr - next), next) < ASYNC_SHARE_LEFT_NS)
 		return false;
 	/* Looked at again under the lock by async_share(). */
 	if (data_race(list_empty(&pool->idle)))
@@ -1766,6 +1770,16 @@ static bool async_share_worthwhile(struct async_batch *batch,
 			return true;
 	}
 	return false;
+}
+
+static bool async_share_worthwhile(struct async_batch *batch,
+				   struct async_pool *pool, unsigned int next,
+				   u64 spent)
+{
+	if (spent < ASYNC_SHARE_AFTER_NS ||
+	    div_u64(spent * (batch->nr - next), next) < ASYNC_SHARE_LEFT_NS)
+		return false;
+	return async_share_possible(batch, pool, next);
 }
 
 /**
@@ -1916,16 +1930,18 @@ static int async_run_shared(struct async_batch *batch,
 			    struct async_pool *pool, unsigned int next,
 			    unsigned int done)
 {
+	unsigned int i, ended = 0, chains = 0, claims = 0;
 	struct async_ctx *ctx = batch->ctx;
 	bool claimed, killed = false;
 	struct async_orphans orphans;
-	unsigned int i, ended = 0;
+	u64 start = ktime_get_ns();
 	struct async_req *stop;
 	LIST_HEAD(stopped);
 
 	for (i = next; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
+		chains++;
 		/* A dying submitter leaves the rest to the workers, to cancel. */
 		if (fatal_signal_pending(current))
 			break;
@@ -1936,6 +1952,7 @@ static int async_run_shared(struct async_batch *batch,
 			cond_resched();
 			continue;
 		}
+		claims++;
 		stop = async_run_chain_inline(batch, first, &killed);
 		if (!stop || killed) {
 			/* A kill leaves its entry and the rest pending. */
@@ -1949,6 +1966,10 @@ static int async_run_shared(struct async_batch *batch,
 		}
 		cond_resched();
 	}
+	/* Workers helped, and the chains were worth a lock each. */
+	pool->share_at_once = claims && claims < chains &&
+			      ktime_get_ns() - start >=
+			      (u64)claims * ASYNC_SHARE_CHAIN_NS;
 
 	async_orphans_init(&orphans);
 	spin_lock(&ctx->lock);
