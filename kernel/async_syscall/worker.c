@@ -338,6 +338,7 @@ void async_complete(struct async_batch *batch, struct async_req *req,
 		if (!async_store_done_marked(&ue->done))
 			return;
 	} else {
+		/* The result and the entry's reads of user memory before done. */
 		smp_mb();
 		unsafe_put_user(ASYNC_SYSCALL_DONE, &ue->done, efault);
 		user_write_access_end();
