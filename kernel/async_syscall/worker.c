@@ -1029,6 +1029,8 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		}
 		pace.window++;
 	}
+	/* Not shared: the next batch waits for the pace again. */
+	pool->share_at_once = false;
 	atomic_sub(done, &batch->ctx->inflight);
 	batch->next_chain = async_next_chain(batch, 0);
 	return nr_punted;
@@ -1748,13 +1750,11 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 }
 
 /*
- * Whether to share @batch from entry @next on, its inline run having
- * lasted @spent: it is long enough, has no sleeps on timers, whose set-up
- * assumes the submitter runs it alone, and an idle worker has an idle CPU
- * to run on.  On one CPU, or with every CPU busy, a worker would only take
- * time from the submitter.
+ * Whether the chains of @batch from @next on could go to another CPU now:
+ * it has no sleeps on timers, whose set-up assumes the submitter runs it
+ * alone, and an idle worker has an idle CPU to run on.  On one CPU, or
+ * with every CPU busy, a worker would only take time from the submitter.
  */
-/* Whether the chains of @batch from @next on could go to another CPU now. */
 static bool async_share_possible(struct async_batch *batch,
 				 struct async_pool *pool, unsigned int next)
 {
@@ -1773,6 +1773,10 @@ static bool async_share_possible(struct async_batch *batch,
 	return false;
 }
 
+/*
+ * Whether to share @batch from entry @next on, its inline run having
+ * lasted @spent: it is long enough, and it could go to another CPU.
+ */
 static bool async_share_worthwhile(struct async_batch *batch,
 				   struct async_pool *pool, unsigned int next,
 				   u64 spent)
