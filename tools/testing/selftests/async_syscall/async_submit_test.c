@@ -1831,13 +1831,14 @@ TEST_F(scratch, bad_entry_runs_nothing)
 }
 
 /*
- * The array runs into a page that cannot be read.  Entries are copied a run
- * at a time, yet a bad entry before the fault is still the one reported,
- * and nothing runs.
+ * The array runs into a page that cannot be read, inside the first run of
+ * copies, at the start of the second, and inside it.  Entries are copied a
+ * run at a time, yet a bad entry before the fault is still the one
+ * reported, and nothing runs.
  */
 TEST_F(scratch, fault_mid_array)
 {
-	static const unsigned int lasts[] = { 3, 20 };
+	static const unsigned int lasts[] = { 3, 16, 20 };
 	const long page_size = sysconf(_SC_PAGESIZE);
 	struct async_syscall *e;
 	unsigned int k, i, last;
