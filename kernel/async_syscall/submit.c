@@ -46,9 +46,9 @@ struct async_entry_head {
 /*
  * @chain_start is the index of the first entry of the chain @index is in;
  * references must stay inside [chain_start, index).  Returns the entry's
- * operation.
+ * operation.  Inlined, as the copy is: TCG makes a call per entry cost.
  */
-static const struct async_op_def *
+static __always_inline const struct async_op_def *
 async_check_entry(const struct async_entry_head *h, const u64 *args,
 		  unsigned int index, unsigned int chain_start, unsigned int nr)
 {
@@ -78,10 +78,10 @@ async_check_entry(const struct async_entry_head *h, const u64 *args,
  * fields the kernel reads to @heads.  Returns how many were copied before
  * one faulted, or 0 for entries of another size.
  */
-static unsigned int async_read_run(struct async_entry_head *heads,
-				   struct async_req *reqs,
-				   void __user *uentries, unsigned int first,
-				   unsigned int n, size_t size)
+static __always_inline unsigned int
+async_read_run(struct async_entry_head *heads, struct async_req *reqs,
+	       void __user *uentries, unsigned int first, unsigned int n,
+	       size_t size)
 {
 	struct async_syscall __user *ue;
 	unsigned int i = 0, k;
