@@ -992,17 +992,17 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	u64 now;
 
 	*nr_blocking = 0;
+	/* The worker's wakeup then overlaps the first chains. */
+	if (pool->share_at_once && !run_none && !async_submitter_dying() &&
+	    async_share_possible(batch, pool, 0) &&
+	    async_share(batch, pool, 0, 0, 0))
+		return async_run_shared(batch, pool, 0, 0);
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
 		/* A dying submitter leaves the rest to be cancelled. */
 		if (async_submitter_dying())
 			run_none = true;
-		/* The worker's wakeup then overlaps the first chains. */
-		if (!i && pool->share_at_once && !run_none &&
-		    async_share_possible(batch, pool, 0) &&
-		    async_share(batch, pool, 0, 0, 0))
-			return async_run_shared(batch, pool, 0, 0);
 		/* Chains do not block: the scheduler and the pace every few. */
 		if (i >= pace.look_at) {
 			cond_resched();
