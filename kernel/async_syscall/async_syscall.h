@@ -211,7 +211,8 @@ async_req_uentry(const struct async_batch *batch, const struct async_req *req)
  * @batches: Batches with entries pending, for ASYNC_SUBMIT_CANCEL.
  * @busy: Workers running a chain, for ASYNC_SUBMIT_CANCEL.
  * @max_workers: Bound on the workers of one pool.
- * @inflight: Entries submitted and not completed.
+ * @inflight: Entries of the batches not yet freed, done or not: what
+ *	the process holds of kernel memory, bounded by %ASYNC_MAX_INFLIGHT.
  * @timers: Armed &struct async_timer whose entries are not done.
  * @fired: Timers that fired, for @fire_work.
  * @fire_work: Completes the entries of @fired.
@@ -330,7 +331,7 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 			unsigned int nr_punted, unsigned int nr_blocking);
 void async_complete(struct async_batch *batch, struct async_req *req,
 		    long res);
-void async_chain_done(struct async_batch *batch, struct async_req *first);
+void async_chain_done(struct async_batch *batch);
 void async_trace_ended(struct async_batch *batch, struct async_req *req,
 		       long res);
 

@@ -378,6 +378,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		return PTR_ERR(pool);
 	}
 
+	/* Until the batch is freed: async_batch_put(). */
 	ret = -EAGAIN;
 	if (atomic_add_return(nr, &ctx->inflight) > ASYNC_MAX_INFLIGHT)
 		goto out_inflight;
@@ -424,8 +425,6 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		async_queue_chains(batch, pool, punted, nr_blocking);
 	} else if (punted < 0) {
 		/* A seccomp kill: the submitter dies on its way out. */
-		if (!batch->shared)
-			atomic_sub(nr, &ctx->inflight);
 		ret = punted;
 	}
 	async_pool_unpin(pool);

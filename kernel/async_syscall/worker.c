@@ -254,6 +254,10 @@ void async_pool_unpin(struct async_pool *pool)
 	async_pool_free(dead);
 }
 
+/*
+ * Every entry of a batch counts in flight until the batch is freed, done
+ * or not: one pending entry keeps the whole batch in memory.
+ */
 void async_batch_put(struct async_batch *batch)
 {
 	if (!refcount_dec_and_test(&batch->refs))
@@ -263,6 +267,7 @@ void async_batch_put(struct async_batch *batch)
 	put_cred(batch->cred);
 	mmdrop(batch->mm);
 	seccomp_filter_put(batch->seccomp);
+	atomic_sub(batch->nr, &batch->ctx->inflight);
 	async_batch_free(batch);
 }
 
@@ -280,9 +285,8 @@ static void async_end_chains(struct async_batch *batch, unsigned int n)
 	async_batch_put(batch);
 }
 
-void async_chain_done(struct async_batch *batch, struct async_req *first)
+void async_chain_done(struct async_batch *batch)
 {
-	atomic_sub(first->chain_len, &batch->ctx->inflight);
 	async_end_chains(batch, 1);
 }
 
@@ -587,7 +591,7 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 	/* Workers die before exec installs a new mm; never write into one. */
 	if (WARN_ON_ONCE(current->mm != batch->mm)) {
 		async_worker_no_chain(w);
-		async_chain_done(batch, first);
+		async_chain_done(batch);
 		return;
 	}
 
@@ -636,7 +640,7 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 	revert_creds(old_cred);
 
 	async_worker_no_chain(w);
-	async_chain_done(batch, first);
+	async_chain_done(batch);
 }
 
 static void async_work_done(struct async_work *work, long res)
@@ -948,8 +952,7 @@ static bool async_share(struct async_batch *batch, struct async_pool *pool,
 			unsigned int next, unsigned int nr_punted,
 			unsigned int nr_blocking);
 static int async_run_shared(struct async_batch *batch,
-			    struct async_pool *pool, unsigned int next,
-			    unsigned int done);
+			    struct async_pool *pool, unsigned int next);
 
 /**
  * async_run_inline() - run in the submitter what does not block
@@ -986,7 +989,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	};
 	struct async_req *next;
 	bool killed = false;
-	unsigned int i, done = 0;
+	unsigned int i;
 	bool run_none = audited;
 	int nr_punted = 0;
 	u64 now;
@@ -996,7 +999,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	if (pool->share_at_once && !run_none && !async_submitter_dying() &&
 	    async_share_possible(batch, pool, 0) &&
 	    async_share(batch, pool, 0, 0, 0))
-		return async_run_shared(batch, pool, 0, 0);
+		return async_run_shared(batch, pool, 0);
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
@@ -1010,7 +1013,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 			    async_share_worthwhile(batch, pool, i,
 						   now - batch->submit_ns) &&
 			    async_share(batch, pool, i, nr_punted, *nr_blocking))
-				return async_run_shared(batch, pool, i, done);
+				return async_run_shared(batch, pool, i);
 		}
 		if (!run_none) {
 			next = async_run_chain_inline(batch, first, &killed);
@@ -1021,17 +1024,13 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		if (killed)
 			return -ECANCELED;
 		if (next) {
-			done += next - first;
 			nr_punted++;
 			*nr_blocking += async_chain_blocks(next);
-		} else if (first->state != ASYNC_REQ_TIMED) {
-			done += first->chain_len;
 		}
 		pace.window++;
 	}
 	/* Not shared: the next batch waits for the pace again. */
 	pool->share_at_once = false;
-	atomic_sub(done, &batch->ctx->inflight);
 	batch->next_chain = async_next_chain(batch, 0);
 	return nr_punted;
 }
@@ -1058,7 +1057,7 @@ static void async_cancel_chain(struct async_batch *batch,
 		async_complete(batch, req, res);
 		async_trace_ended(batch, req, res);
 	}
-	async_chain_done(batch, first);
+	async_chain_done(batch);
 }
 
 /*
@@ -1688,16 +1687,22 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
 {
 	unsigned long start = (unsigned long)uentries;
 	unsigned long end = start + (unsigned long)nr * size;
-	unsigned int i, count = 0;
+	unsigned long base = (unsigned long)batch->uentries;
+	unsigned long stride = batch->entry_size;
+	unsigned int i, last, count = 0;
 
-	for (i = 0; i < batch->nr; i++) {
+	/* Only the entries inside [start, end): the lock is held throughout. */
+	if (end <= base || start >= base + batch->nr * stride)
+		return 0;
+	i = start > base ? DIV_ROUND_UP(start - base, stride) : 0;
+	last = min_t(unsigned long, (end - 1 - base) / stride, batch->nr - 1);
+	for (; i <= last; i++) {
 		struct async_req *req = &batch->reqs[i];
-		unsigned long addr = (unsigned long)batch->uentries +
-				     (unsigned long)i * batch->entry_size;
+		unsigned long addr = base + i * stride;
 		/* The submitter of a shared batch marks what it ran done. */
 		u8 state = READ_ONCE(req->state);
 
-		if (addr < start || addr >= end || (addr - start) % size)
+		if ((addr - start) % size)
 			continue;
 		if (state == ASYNC_REQ_DONE || req->cancelled)
 			continue;
@@ -1727,6 +1732,9 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
  * Entries not started complete with -ECANCELED when a worker reaches them,
  * without running; a running entry gets TIF_NOTIFY_SIGNAL, which ends an
  * interruptible wait; a sleep on a timer ends here, as interrupted.
+ *
+ * The lock is held over the batches in flight and, of their entries, only
+ * those in the range: at most %ASYNC_MAX_INFLIGHT of each.
  *
  * Return: The number of entries cancelled.
  */
@@ -1905,11 +1913,10 @@ static void async_requeue_chain(struct async_batch *batch,
  * After a seccomp kill of the submitter no worker starts another chain of
  * the batch: their entries stay pending, as in a batch the submitter runs
  * alone.  Chains a worker has taken were cancelled.  Returns the number of
- * chains taken back; *@nr_entries grows by their entries.
+ * chains taken back.
  */
 static unsigned int async_unqueue_chains(struct async_batch *batch,
-					 struct async_pool *pool,
-					 unsigned int *nr_entries)
+					 struct async_pool *pool)
 	__must_hold(&batch->ctx->lock)
 {
 	unsigned int n = 0;
@@ -1919,7 +1926,6 @@ static unsigned int async_unqueue_chains(struct async_batch *batch,
 
 		if (WARN_ON_ONCE(!async_claim_chain(batch, pool, first)))
 			break;
-		*nr_entries += first->chain_len;
 		n++;
 	}
 	return n;
@@ -1928,12 +1934,10 @@ static unsigned int async_unqueue_chains(struct async_batch *batch,
 /*
  * The submitter's part of a shared batch: it runs the chains from entry
  * @next on that no worker took first, and queues again those that must
- * go to a worker.  @done counts the entries that left the count in
- * flight so far.  Returns 0, or -ECANCELED after a seccomp kill.
+ * go to a worker.  Returns 0, or -ECANCELED after a seccomp kill.
  */
 static int async_run_shared(struct async_batch *batch,
-			    struct async_pool *pool, unsigned int next,
-			    unsigned int done)
+			    struct async_pool *pool, unsigned int next)
 {
 	unsigned int i, ended = 0, chains = 0, claims = 0;
 	struct async_ctx *ctx = batch->ctx;
@@ -1961,12 +1965,10 @@ static int async_run_shared(struct async_batch *batch,
 		stop = async_run_chain_inline(batch, first, &killed);
 		if (!stop || killed) {
 			/* A kill leaves its entry and the rest pending. */
-			done += first->chain_len;
 			ended++;
 			if (killed)
 				break;
 		} else {
-			done += stop - first;
 			async_requeue_chain(batch, pool, stop);
 		}
 		cond_resched();
@@ -1983,7 +1985,7 @@ static int async_run_shared(struct async_batch *batch,
 		/* Stop the chains workers took, as a kill on a worker would. */
 		async_cancel_batch(batch, batch->uentries, batch->nr,
 				   batch->entry_size, &stopped);
-		ended += async_unqueue_chains(batch, pool, &done);
+		ended += async_unqueue_chains(batch, pool);
 	} else if (!list_empty(&batch->queue_node) && !pool->nr_workers) {
 		/* Left queued by async_pool_kick() with no worker left. */
 		list_move_tail(&batch->queue_node, &orphans.batches);
@@ -1991,7 +1993,6 @@ static int async_run_shared(struct async_batch *batch,
 	spin_unlock(&ctx->lock);
 	/* A batch with no timer stops none. */
 	WARN_ON_ONCE(!list_empty(&stopped));
-	atomic_sub(done, &ctx->inflight);
 	async_end_chains(batch, ended);
 	async_cancel_orphans(&orphans);
 	return killed ? -ECANCELED : 0;

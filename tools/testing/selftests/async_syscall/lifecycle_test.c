@@ -3,8 +3,9 @@
  * async_submit() across the life of a process: exit, exec, fork and
  * SIGKILL with entries in flight, the submitting thread going away, the
  * entry array unmapped and a descriptor closed under a running entry; and
- * a stress run of threads keeping thousands of entries in flight while
- * child processes that submit too are killed around them.
+ * the kernel memory that entries in flight hold; and a stress run of
+ * threads keeping thousands of entries in flight while child processes
+ * that submit too are killed around them.
  *
  * Each case runs in a forked child.  The parent checks how it ended, that
  * it ended within a generous bound, and that none of its workers is left.
@@ -580,6 +581,147 @@ TEST(no_worker_no_queue)
 		SKIP(return, "needs root to switch to an unprivileged uid");
 	ASSERT_EQ(0, run_child(nproc_child, NULL, &status, &pid));
 	ASSERT_EXITED(pid, status, 0);
+}
+
+/* --- Memory held in flight ------------------------------------------------ */
+
+/* The man page's bound on the entries a process has in flight. */
+#define INFLIGHT_MAX		16384
+#define HELD_CALLS		(INFLIGHT_MAX / ASYNC_SUBMIT_MAX_ENTRIES)
+/* Calls the test tries: many more than the cap lets through. */
+#define HELD_TRIES		64
+/* Kernel memory the held calls may take, in KiB: each 229 KiB, plus workers. */
+#define HELD_MAX_KB		(8 * 1024)
+
+struct held_report {
+	int calls;
+	long held_kb;
+	long cancelled;
+	int64_t cancel_ns;
+};
+
+static long mem_available_kb(void)
+{
+	char buf[4096], *p;
+	ssize_t n = read_small("/proc/meminfo", buf, sizeof(buf) - 1);
+
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "MemAvailable:");
+	return p ? strtol(p + strlen("MemAvailable:"), NULL, 10) : -1;
+}
+
+/*
+ * A whole batch whose one entry stays pending: a chain that fails at once
+ * in the submitter (a read of a pipe with data into an unmapped page),
+ * the rest of it cancelled there too, then a read of the empty pipe
+ * @empty, for a worker.
+ */
+static void prep_held(struct async_syscall *e, int full, int empty,
+		      void *unmapped, char *buf)
+{
+	unsigned int i, last = ASYNC_SUBMIT_MAX_ENTRIES - 1;
+
+	async_prep_read(&e[0], full, unmapped, 1);
+	for (i = 1; i < last; i++)
+		async_prep_read(&e[i], full, buf, 1);
+	for (i = 0; i < last - 1; i++)
+		e[i].flags |= ASYNC_SYSCALL_LINK;
+	async_prep_read(&e[last], empty, buf, 1);
+}
+
+static int held_child(void *arg)
+{
+	struct held_report *r = arg;
+	struct async_syscall *e[HELD_TRIES + 1];
+	unsigned int last = ASYNC_SUBMIT_MAX_ENTRIES - 1;
+	int full[2], empty[2], i, k;
+	long before, after;
+	void *unmapped;
+	char buf[1];
+	int64_t t;
+
+	CHILD_ASSERT(setresgid(65534, 65534, 65534) == 0);
+	CHILD_ASSERT(setresuid(65534, 65534, 65534) == 0);
+	CHILD_ASSERT(pipe(full) == 0 && pipe(empty) == 0);
+	CHILD_ASSERT(write(full[1], "x", 1) == 1);
+	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	CHILD_ASSERT(unmapped != MAP_FAILED);
+	for (i = 0; i <= HELD_TRIES; i++) {
+		e[i] = calloc(ASYNC_SUBMIT_MAX_ENTRIES, sizeof(**e));
+		CHILD_ASSERT(e[i]);
+		prep_held(e[i], full[0], empty[0], unmapped, buf);
+	}
+
+	before = mem_available_kb();
+	for (r->calls = 0; r->calls < HELD_TRIES; r->calls++) {
+		if (async_submit(e[r->calls], ASYNC_SUBMIT_MAX_ENTRIES, 0) < 0)
+			break;
+		CHILD_ASSERT(e[r->calls][0].result == -EFAULT);
+		CHILD_ASSERT(e[r->calls][1].result == -ECANCELED);
+		CHILD_ASSERT(!async_done(&e[r->calls][last]));
+	}
+	after = mem_available_kb();
+	CHILD_ASSERT(before > 0 && after > 0);
+	r->held_kb = before - after;
+	CHILD_ASSERT(r->calls < HELD_TRIES && errno == EAGAIN);
+
+	/* The bound on a cancel's walk: every entry in flight, once. */
+	t = now_ns();
+	r->cancelled = 0;
+	for (i = 0; i < r->calls; i++) {
+		long n = async_submit(e[i], ASYNC_SUBMIT_MAX_ENTRIES,
+				      ASYNC_SUBMIT_CANCEL);
+
+		CHILD_ASSERT(n >= 0);
+		r->cancelled += n;
+	}
+	r->cancel_ns = now_ns() - t;
+	for (i = 0; i < r->calls; i++) {
+		CHILD_ASSERT(wait_done(&e[i][last], WAIT_TIMEOUT_S) == 0);
+		CHILD_ASSERT(e[i][last].result == -ECANCELED ||
+			     e[i][last].result == -EINTR);
+	}
+	/* The batches are freed once their last entry is done. */
+	for (k = 0; k < WAIT_TIMEOUT_S * 1000 / POLL_MS; k++) {
+		if (async_submit(e[HELD_TRIES], ASYNC_SUBMIT_MAX_ENTRIES, 0) >= 0)
+			break;
+		CHILD_ASSERT(errno == EAGAIN);
+		sleep_ms(POLL_MS);
+	}
+	CHILD_ASSERT(k < WAIT_TIMEOUT_S * 1000 / POLL_MS);
+	CHILD_ASSERT(close(empty[1]) == 0);
+	CHILD_ASSERT(wait_done(&e[HELD_TRIES][last], WAIT_TIMEOUT_S) == 0);
+	CHILD_ASSERT(e[HELD_TRIES][last].result == 0);
+	return 0;
+}
+
+/*
+ * One pending entry keeps its whole batch in kernel memory, so every entry
+ * of a batch counts in flight until the last is done.  An unprivileged
+ * process holding batches of 4096 entries with one pending each gets
+ * EAGAIN after INFLIGHT_MAX entries, not INFLIGHT_MAX batches.
+ */
+TEST(held_batches_bounded)
+{
+	struct held_report *r = shared_page();
+	int status = 0;
+	pid_t pid;
+
+	ASSERT_NE(NULL, r);
+	if (geteuid())
+		SKIP(return, "needs root to switch to an unprivileged uid");
+	ASSERT_EQ(0, run_child(held_child, r, &status, &pid));
+	TH_LOG("%d calls held %ld KiB (MemAvailable); a cancel of each: %d entries in flight, %lld us, %ld cancelled",
+	       r->calls, r->held_kb,
+	       r->calls * ASYNC_SUBMIT_MAX_ENTRIES,
+	       (long long)r->cancel_ns / 1000, r->cancelled);
+	ASSERT_EXITED(pid, status, 0);
+	ASSERT_EQ(HELD_CALLS, r->calls);
+	ASSERT_EQ(HELD_CALLS, r->cancelled);
+	ASSERT_GT(HELD_MAX_KB, r->held_kb);
 }
 
 /* --- Stress ---------------------------------------------------------------- */
