@@ -1,23 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
 # async_submit(): build a 6.12 kernel with the syscall, boot it under QEMU,
-# run the tests and the demo there.  See README.md.
+# run the tests and the demo there.  See README.md.  make help: this list.
 #
 #   make test            build everything, run the selftests in the guest
 #   make run             build everything, run the demo in the guest
+#   make vm CMD='...'    run any host command in the guest, exit with its status
 #   make bench           build everything, run the benchmarks in the guest
+#   make profile P=...   perf profile of one benchmark in the guest
 #   make fio             fio jobs with each engine, ours included, in the guest
 #   make libaio          libaio's regression suite in the guest, ours and stock
-#   make profile P=...   perf profile of one benchmark in the guest
-#   make vm CMD='...'    run any host command in the guest
 #   make fuzz N=20000    run the randomized submitter in the guest (SEED=n)
 #   make fuzz-long       the long fuzz runs: 1M normal, 200k debug (not in CI)
 #   make check           static checks: checkpatch, kernel-doc, sparse, man page
 #   make series          the upstream patch series, each patch checked and built
+#   make deps            install the host packages the harness needs
+#   make tree            prepare .build/linux: the 6.12 base and our commits
+#   make kernel          configure and build the kernel and its UAPI headers
+#   make user            build the kernel, then the selftests (what make does)
+#   make clean           remove .build/
+#   make help            print this list
+#   DEBUG=1              use the debug kernel (KASAN, lockdep, kmemleak, ...)
+#   ARCH=arm64           test, run, vm, fuzz, kernel, user on an arm64 guest
+#   KERNEL_SRC=/path     use your own 6.12 tree as the base
 #   SERIES_BUILD=objects with make series: compile each patch's changed
 #                        sources instead of building the kernel (CI)
-#   DEBUG=1              use the debug kernel (KASAN, lockdep, kmemleak, ...)
-#   KERNEL_SRC=/path     use your own 6.12 tree as the base
-
 SHELL := /bin/bash
 H := harness
 BUILD := $(CURDIR)/.build
@@ -26,9 +32,13 @@ export DEBUG KERNEL_SRC CMD ARCH
 # The objects of harness/lib.sh's $OBJ.
 KOBJ := $(BUILD)/obj$(if $(filter arm64,$(ARCH)),-arm64)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: x86-only all deps tree kernel user test run bench fio libaio profile check series vm vm-boot fuzz fuzz-long clean
+.PHONY: help x86-only all deps tree kernel user test run bench fio libaio profile check series vm vm-boot fuzz fuzz-long clean
 
 all: user
+
+# The header above, nothing built.
+help:
+	@sed -n '1,/^$$/s/^#   //p' $(firstword $(MAKEFILE_LIST))
 
 deps:
 	@$(H)/deps.sh
@@ -79,7 +89,10 @@ series: tree
 
 # GNU make exits only 0, 1 or 2: $(exit-status) from harness/make-exit.c
 # hands the guest command's own status back.
+# Not for make help, which must build nothing.
+ifneq ($(strip $(MAKECMDGOALS)),help)
 -load $(BUILD)/make-exit.so(make_exit_gmk_setup)
+endif
 $(BUILD)/make-exit.so: $(H)/make-exit.c
 	@mkdir -p $(BUILD)
 	@gcc -shared -fPIC -O2 -o $@ $<
