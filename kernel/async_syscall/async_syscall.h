@@ -21,6 +21,8 @@
 #define ASYNC_SYSCALL_FLAGS	(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY | \
 				 ASYNC_SYSCALL_FORCE_ASYNC)
 #define ASYNC_MAX_INFLIGHT	16384
+/* One pending entry holds its whole batch: a bound on kernel memory. */
+#define ASYNC_MAX_HELD		(4 * ASYNC_MAX_INFLIGHT)
 #define ASYNC_MAX_WORKERS	256
 
 /**
@@ -211,19 +213,20 @@ async_req_uentry(const struct async_batch *batch, const struct async_req *req)
  * @batches: Batches with entries pending, for ASYNC_SUBMIT_CANCEL.
  * @busy: Workers running a chain, for ASYNC_SUBMIT_CANCEL.
  * @max_workers: Bound on the workers of one pool.
- * @inflight: Entries of the batches not yet freed, done or not: what
- *	the process holds of kernel memory, bounded by %ASYNC_MAX_INFLIGHT.
+ * @inflight: Entries submitted and not completed.
+ * @held: Entries of the batches not yet freed, done or not.
  * @timers: Armed &struct async_timer whose entries are not done.
  * @fired: Timers that fired, for @fire_work.
  * @fire_work: Completes the entries of @fired.
  */
 struct async_ctx {
-	spinlock_t		lock;		/* guards all but @inflight */
+	spinlock_t		lock;	/* guards all but @inflight, @held */
 	struct list_head	pools;
 	struct list_head	batches;
 	struct list_head	busy;
 	unsigned int		max_workers;
 	atomic_t		inflight;
+	atomic_t		held;
 	struct list_head	timers;
 	struct llist_head	fired;
 	struct work_struct	fire_work;
@@ -331,7 +334,7 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 			unsigned int nr_punted, unsigned int nr_blocking);
 void async_complete(struct async_batch *batch, struct async_req *req,
 		    long res);
-void async_chain_done(struct async_batch *batch);
+void async_chain_done(struct async_batch *batch, struct async_req *first);
 void async_trace_ended(struct async_batch *batch, struct async_req *req,
 		       long res);
 

@@ -349,6 +349,19 @@ efault:
 	return -EFAULT;
 }
 
+/*
+ * Charges @nr entries to the process: in flight until each completes, and
+ * held until the last of the batch has, as the batch is freed only then
+ * (async_batch_put()).  Returns false if either is over its bound.
+ */
+static bool async_charge(struct async_ctx *ctx, unsigned int nr)
+{
+	bool over = atomic_add_return(nr, &ctx->inflight) > ASYNC_MAX_INFLIGHT;
+
+	over |= atomic_add_return(nr, &ctx->held) > ASYNC_MAX_HELD;
+	return !over;
+}
+
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  unsigned int flags)
 {
@@ -378,9 +391,8 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		return PTR_ERR(pool);
 	}
 
-	/* Until the batch is freed: async_batch_put(). */
 	ret = -EAGAIN;
-	if (atomic_add_return(nr, &ctx->inflight) > ASYNC_MAX_INFLIGHT)
+	if (!async_charge(ctx, nr))
 		goto out_inflight;
 	may_punt = async_setup_timers(batch, audited);
 	ret = min(may_punt, 0);
@@ -425,6 +437,8 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		async_queue_chains(batch, pool, punted, nr_blocking);
 	} else if (punted < 0) {
 		/* A seccomp kill: the submitter dies on its way out. */
+		if (!batch->shared)
+			atomic_sub(nr, &ctx->inflight);
 		ret = punted;
 	}
 	async_pool_unpin(pool);
@@ -438,6 +452,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 
 out_inflight:
 	atomic_sub(nr, &ctx->inflight);
+	atomic_sub(nr, &ctx->held);
 	async_pool_unpin(pool);
 	async_free_timers(batch);
 	async_batch_free(batch);

@@ -399,7 +399,7 @@ static void async_timer_done(struct async_timer *t, long res)
 			 INT_MAX, NULL, NULL, 0, 0);
 	async_trace_ended(batch, req, res);
 	/* May free the batch, and @t with it. */
-	async_chain_done(batch);
+	async_chain_done(batch, req);
 }
 
 /* Takes @t off the armed timers; its entry is done once reported. */

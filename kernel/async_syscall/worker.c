@@ -254,10 +254,7 @@ void async_pool_unpin(struct async_pool *pool)
 	async_pool_free(dead);
 }
 
-/*
- * Every entry of a batch counts in flight until the batch is freed, done
- * or not: one pending entry keeps the whole batch in memory.
- */
+/* Every entry of a batch is held until the batch is freed, done or not. */
 void async_batch_put(struct async_batch *batch)
 {
 	if (!refcount_dec_and_test(&batch->refs))
@@ -267,7 +264,7 @@ void async_batch_put(struct async_batch *batch)
 	put_cred(batch->cred);
 	mmdrop(batch->mm);
 	seccomp_filter_put(batch->seccomp);
-	atomic_sub(batch->nr, &batch->ctx->inflight);
+	atomic_sub(batch->nr, &batch->ctx->held);
 	async_batch_free(batch);
 }
 
@@ -285,8 +282,9 @@ static void async_end_chains(struct async_batch *batch, unsigned int n)
 	async_batch_put(batch);
 }
 
-void async_chain_done(struct async_batch *batch)
+void async_chain_done(struct async_batch *batch, struct async_req *first)
 {
+	atomic_sub(first->chain_len, &batch->ctx->inflight);
 	async_end_chains(batch, 1);
 }
 
@@ -591,7 +589,7 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 	/* Workers die before exec installs a new mm; never write into one. */
 	if (WARN_ON_ONCE(current->mm != batch->mm)) {
 		async_worker_no_chain(w);
-		async_chain_done(batch);
+		async_chain_done(batch, first);
 		return;
 	}
 
@@ -640,7 +638,7 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 	revert_creds(old_cred);
 
 	async_worker_no_chain(w);
-	async_chain_done(batch);
+	async_chain_done(batch, first);
 }
 
 static void async_work_done(struct async_work *work, long res)
@@ -952,7 +950,8 @@ static bool async_share(struct async_batch *batch, struct async_pool *pool,
 			unsigned int next, unsigned int nr_punted,
 			unsigned int nr_blocking);
 static int async_run_shared(struct async_batch *batch,
-			    struct async_pool *pool, unsigned int next);
+			    struct async_pool *pool, unsigned int next,
+			    unsigned int done);
 
 /**
  * async_run_inline() - run in the submitter what does not block
@@ -989,7 +988,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	};
 	struct async_req *next;
 	bool killed = false;
-	unsigned int i;
+	unsigned int i, done = 0;
 	bool run_none = audited;
 	int nr_punted = 0;
 	u64 now;
@@ -999,7 +998,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	if (pool->share_at_once && !run_none && !async_submitter_dying() &&
 	    async_share_possible(batch, pool, 0) &&
 	    async_share(batch, pool, 0, 0, 0))
-		return async_run_shared(batch, pool, 0);
+		return async_run_shared(batch, pool, 0, 0);
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
@@ -1013,7 +1012,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 			    async_share_worthwhile(batch, pool, i,
 						   now - batch->submit_ns) &&
 			    async_share(batch, pool, i, nr_punted, *nr_blocking))
-				return async_run_shared(batch, pool, i);
+				return async_run_shared(batch, pool, i, done);
 		}
 		if (!run_none) {
 			next = async_run_chain_inline(batch, first, &killed);
@@ -1024,13 +1023,17 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		if (killed)
 			return -ECANCELED;
 		if (next) {
+			done += next - first;
 			nr_punted++;
 			*nr_blocking += async_chain_blocks(next);
+		} else if (first->state != ASYNC_REQ_TIMED) {
+			done += first->chain_len;
 		}
 		pace.window++;
 	}
 	/* Not shared: the next batch waits for the pace again. */
 	pool->share_at_once = false;
+	atomic_sub(done, &batch->ctx->inflight);
 	batch->next_chain = async_next_chain(batch, 0);
 	return nr_punted;
 }
@@ -1057,7 +1060,7 @@ static void async_cancel_chain(struct async_batch *batch,
 		async_complete(batch, req, res);
 		async_trace_ended(batch, req, res);
 	}
-	async_chain_done(batch);
+	async_chain_done(batch, first);
 }
 
 /*
@@ -1733,8 +1736,8 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
  * without running; a running entry gets TIF_NOTIFY_SIGNAL, which ends an
  * interruptible wait; a sleep on a timer ends here, as interrupted.
  *
- * The lock is held over the batches in flight and, of their entries, only
- * those in the range: at most %ASYNC_MAX_INFLIGHT of each.
+ * The lock is held over the batches held and, of their entries, only those
+ * in the range: at most %ASYNC_MAX_HELD of each.
  *
  * Return: The number of entries cancelled.
  */
@@ -1913,10 +1916,11 @@ static void async_requeue_chain(struct async_batch *batch,
  * After a seccomp kill of the submitter no worker starts another chain of
  * the batch: their entries stay pending, as in a batch the submitter runs
  * alone.  Chains a worker has taken were cancelled.  Returns the number of
- * chains taken back.
+ * chains taken back; *@nr_entries grows by their entries.
  */
 static unsigned int async_unqueue_chains(struct async_batch *batch,
-					 struct async_pool *pool)
+					 struct async_pool *pool,
+					 unsigned int *nr_entries)
 	__must_hold(&batch->ctx->lock)
 {
 	unsigned int n = 0;
@@ -1926,6 +1930,7 @@ static unsigned int async_unqueue_chains(struct async_batch *batch,
 
 		if (WARN_ON_ONCE(!async_claim_chain(batch, pool, first)))
 			break;
+		*nr_entries += first->chain_len;
 		n++;
 	}
 	return n;
@@ -1934,10 +1939,12 @@ static unsigned int async_unqueue_chains(struct async_batch *batch,
 /*
  * The submitter's part of a shared batch: it runs the chains from entry
  * @next on that no worker took first, and queues again those that must
- * go to a worker.  Returns 0, or -ECANCELED after a seccomp kill.
+ * go to a worker.  @done counts the entries that left the count in
+ * flight so far.  Returns 0, or -ECANCELED after a seccomp kill.
  */
 static int async_run_shared(struct async_batch *batch,
-			    struct async_pool *pool, unsigned int next)
+			    struct async_pool *pool, unsigned int next,
+			    unsigned int done)
 {
 	unsigned int i, ended = 0, chains = 0, claims = 0;
 	struct async_ctx *ctx = batch->ctx;
@@ -1965,10 +1972,12 @@ static int async_run_shared(struct async_batch *batch,
 		stop = async_run_chain_inline(batch, first, &killed);
 		if (!stop || killed) {
 			/* A kill leaves its entry and the rest pending. */
+			done += first->chain_len;
 			ended++;
 			if (killed)
 				break;
 		} else {
+			done += stop - first;
 			async_requeue_chain(batch, pool, stop);
 		}
 		cond_resched();
@@ -1985,7 +1994,7 @@ static int async_run_shared(struct async_batch *batch,
 		/* Stop the chains workers took, as a kill on a worker would. */
 		async_cancel_batch(batch, batch->uentries, batch->nr,
 				   batch->entry_size, &stopped);
-		ended += async_unqueue_chains(batch, pool);
+		ended += async_unqueue_chains(batch, pool, &done);
 	} else if (!list_empty(&batch->queue_node) && !pool->nr_workers) {
 		/* Left queued by async_pool_kick() with no worker left. */
 		list_move_tail(&batch->queue_node, &orphans.batches);
@@ -1993,6 +2002,7 @@ static int async_run_shared(struct async_batch *batch,
 	spin_unlock(&ctx->lock);
 	/* A batch with no timer stops none. */
 	WARN_ON_ONCE(!list_empty(&stopped));
+	atomic_sub(done, &ctx->inflight);
 	async_end_chains(batch, ended);
 	async_cancel_orphans(&orphans);
 	return killed ? -ECANCELED : 0;

@@ -585,10 +585,10 @@ TEST(no_worker_no_queue)
 
 /* --- Memory held in flight ------------------------------------------------ */
 
-/* The man page's bound on the entries a process has in flight. */
-#define INFLIGHT_MAX		16384
-#define HELD_CALLS		(INFLIGHT_MAX / ASYNC_SUBMIT_MAX_ENTRIES)
-/* Calls the test tries: many more than the cap lets through. */
+/* The man page's bound on the entries of a process's unfinished calls. */
+#define HELD_MAX		65536
+#define HELD_CALLS		(HELD_MAX / ASYNC_SUBMIT_MAX_ENTRIES)
+/* Calls the test tries: many more than the bound lets through. */
 #define HELD_TRIES		64
 /* Kernel memory the held calls may take, in KiB: each 229 KiB, plus workers. */
 #define HELD_MAX_KB		(8 * 1024)
@@ -668,7 +668,7 @@ static int held_child(void *arg)
 	r->held_kb = before - after;
 	CHILD_ASSERT(r->calls < HELD_TRIES && errno == EAGAIN);
 
-	/* The bound on a cancel's walk: every entry in flight, once. */
+	/* The bound on a cancel's walk: every entry held, once. */
 	t = now_ns();
 	r->cancelled = 0;
 	for (i = 0; i < r->calls; i++) {
@@ -699,10 +699,10 @@ static int held_child(void *arg)
 }
 
 /*
- * One pending entry keeps its whole batch in kernel memory, so every entry
- * of a batch counts in flight until the last is done.  An unprivileged
- * process holding batches of 4096 entries with one pending each gets
- * EAGAIN after INFLIGHT_MAX entries, not INFLIGHT_MAX batches.
+ * One pending entry keeps its whole call in kernel memory, so every entry
+ * of a call is held until the last is done.  An unprivileged process
+ * holding calls of 4096 entries with one pending each gets EAGAIN after
+ * HELD_MAX entries, though only HELD_CALLS are in flight.
  */
 TEST(held_batches_bounded)
 {
@@ -714,7 +714,7 @@ TEST(held_batches_bounded)
 	if (geteuid())
 		SKIP(return, "needs root to switch to an unprivileged uid");
 	ASSERT_EQ(0, run_child(held_child, r, &status, &pid));
-	TH_LOG("%d calls held %ld KiB (MemAvailable); a cancel of each: %d entries in flight, %lld us, %ld cancelled",
+	TH_LOG("%d calls held %ld KiB (MemAvailable); a cancel of each: %d entries held, %lld us, %ld cancelled",
 	       r->calls, r->held_kb,
 	       r->calls * ASYNC_SUBMIT_MAX_ENTRIES,
 	       (long long)r->cancel_ns / 1000, r->cancelled);
