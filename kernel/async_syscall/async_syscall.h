@@ -155,7 +155,8 @@ async_req_def(const struct async_req *req)
  *	&async_ctx.lock.
  * @entry_size: Size of one user entry.
  * @uentries: The user's array, where results and done words go.
- * @cred: Credentials of the submitter, taken at submit.
+ * @cred: Credentials of the submitter, taken at submit; NULL, as
+ *	@seccomp, once only sleeps on timers are left.
  * @mm: The submitter's mm; entries never run or complete in another one.
  * @ctx: The process's context, which counts the entries in flight.
  * @seccomp: The submitter's seccomp filters, or NULL.

@@ -362,6 +362,19 @@ static bool async_charge(struct async_ctx *ctx, unsigned int nr)
 	return !over;
 }
 
+/*
+ * Only sleeps on timers are left, which were checked already and run as
+ * no one: they need neither the creds nor the filters, which would stay
+ * pinned, thread gone or not, as long as a sleep lasts.
+ */
+static void async_batch_sleeps_only(struct async_batch *batch)
+{
+	put_cred(batch->cred);
+	batch->cred = NULL;
+	seccomp_filter_put(batch->seccomp);
+	batch->seccomp = NULL;
+}
+
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  unsigned int flags)
 {
@@ -435,6 +448,8 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		refcount_inc(&batch->refs);
 		atomic_set(&batch->pending, punted + batch->nr_armed);
 		async_queue_chains(batch, pool, punted, nr_blocking);
+		if (!punted && !batch->shared)
+			async_batch_sleeps_only(batch);
 	} else if (punted < 0) {
 		/* A seccomp kill: the submitter dies on its way out. */
 		if (!batch->shared)

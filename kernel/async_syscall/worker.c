@@ -75,6 +75,7 @@
  * @busy_node: Link in &async_ctx.busy while it runs a chain.
  * @batch: The batch of the chain it runs, under &async_ctx.lock.
  * @first: The entry it took the chain at, under &async_ctx.lock.
+ * @req: The entry it runs, under &async_ctx.lock.
  * @working: It has taken a chain or a work and not finished it.
  * @running: It is @working and counted in &async_pool.nr_running: not
  *	asleep.  Only the worker itself changes @working and @running.
@@ -89,6 +90,7 @@ struct async_worker {
 	struct list_head	busy_node;
 	struct async_batch	*batch;
 	struct async_req	*first;
+	struct async_req	*req;
 	bool			working;
 	bool			running;
 	bool			dying;
@@ -482,13 +484,15 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 }
 
 /* Marks @req running; false if it was cancelled before it started. */
-static bool async_start(struct async_ctx *ctx, struct async_req *req)
+static bool async_start(struct async_worker *w, struct async_req *req)
 {
+	struct async_ctx *ctx = w->pool->ctx;
 	bool cancelled;
 
 	spin_lock(&ctx->lock);
 	cancelled = req->cancelled;
 	req->state = ASYNC_REQ_RUNNING;
+	w->req = req;
 	spin_unlock(&ctx->lock);
 	return !cancelled;
 }
@@ -532,6 +536,7 @@ static void async_finish(struct async_worker *w, struct async_req *req)
 
 	spin_lock(&ctx->lock);
 	req->state = ASYNC_REQ_DONE;
+	w->req = NULL;
 	spin_unlock(&ctx->lock);
 	async_worker_clean(w);
 }
@@ -605,7 +610,7 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 
 		trace_async_syscall_start(index, async_req_nr(req),
 					  start_ns - batch->submit_ns);
-		if (async_start(ctx, req) && !w->dying &&
+		if (async_start(w, req) && !w->dying &&
 		    !fatal_signal_pending(current) &&
 		    (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
 		    (!untried || !async_issue_untried(w, batch, req, &res))) {
@@ -1661,31 +1666,30 @@ void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 	async_cancel_orphans(&orphans);
 }
 
-/* Interrupts the worker running @req. */
-static void async_interrupt_runner(struct async_batch *batch,
-				   struct async_req *req)
-	__must_hold(&batch->ctx->lock)
+/*
+ * Interrupts the workers whose running entry is cancelled: one walk of the
+ * busy workers for a whole cancel, however many entries it found running.
+ */
+static void async_interrupt_cancelled(struct async_ctx *ctx)
+	__must_hold(&ctx->lock)
 {
 	struct async_worker *w;
 
-	list_for_each_entry(w, &batch->ctx->busy, busy_node) {
-		if (w->batch == batch && req >= w->first &&
-		    req < w->first + w->first->chain_len) {
+	list_for_each_entry(w, &ctx->busy, busy_node) {
+		if (w->req && READ_ONCE(w->req->cancelled))
 			set_notify_signal(w->task);
-			return;
-		}
 	}
-	WARN_ON_ONCE(1);
 }
 
 /*
  * Marks the entries of @batch that lie at @uentries + k * @size cancelled,
- * interrupts the one running, if any, and moves the timers it stops to
+ * sets *@running if one of them runs, and moves the timers it stops to
  * @stopped.  Returns how many it cancelled.
  */
 static unsigned int async_cancel_batch(struct async_batch *batch,
 				       void __user *uentries, unsigned int nr,
-				       size_t size, struct list_head *stopped)
+				       size_t size, struct list_head *stopped,
+				       bool *running)
 	__must_hold(&batch->ctx->lock)
 {
 	unsigned long start = (unsigned long)uentries;
@@ -1721,7 +1725,7 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
 		WRITE_ONCE(req->cancelled, true);
 		count++;
 		if (state == ASYNC_REQ_RUNNING)
-			async_interrupt_runner(batch, req);
+			*running = true;
 	}
 	return count;
 }
@@ -1737,7 +1741,8 @@ static unsigned int async_cancel_batch(struct async_batch *batch,
  * interruptible wait; a sleep on a timer ends here, as interrupted.
  *
  * The lock is held over the batches held and, of their entries, only those
- * in the range: at most %ASYNC_MAX_HELD of each.
+ * in the range: at most %ASYNC_MAX_HELD of each; then over the busy workers
+ * once, if one of the entries runs.
  *
  * Return: The number of entries cancelled.
  */
@@ -1746,6 +1751,7 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 	/* Pairs with the release in async_ctx_get(). */
 	struct async_ctx *ctx = smp_load_acquire(&current->signal->async_ctx);
 	struct async_batch *batch;
+	bool running = false;
 	LIST_HEAD(stopped);
 	long count = 0;
 
@@ -1754,7 +1760,9 @@ long async_cancel(void __user *uentries, unsigned int nr, size_t size)
 	spin_lock(&ctx->lock);
 	list_for_each_entry(batch, &ctx->batches, node)
 		count += async_cancel_batch(batch, uentries, nr, size,
-					    &stopped);
+					    &stopped, &running);
+	if (running)
+		async_interrupt_cancelled(ctx);
 	spin_unlock(&ctx->lock);
 	async_timers_stopped(&stopped, true);
 	return count;
@@ -1991,9 +1999,13 @@ static int async_run_shared(struct async_batch *batch,
 	spin_lock(&ctx->lock);
 	batch->sharing = false;
 	if (killed) {
+		bool running = false;
+
 		/* Stop the chains workers took, as a kill on a worker would. */
 		async_cancel_batch(batch, batch->uentries, batch->nr,
-				   batch->entry_size, &stopped);
+				   batch->entry_size, &stopped, &running);
+		if (running)
+			async_interrupt_cancelled(ctx);
 		ended += async_unqueue_chains(batch, pool, &done);
 	} else if (!list_empty(&batch->queue_node) && !pool->nr_workers) {
 		/* Left queued by async_pool_kick() with no worker left. */

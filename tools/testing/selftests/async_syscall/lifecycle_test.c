@@ -18,14 +18,19 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include "../kselftest_harness.h"
 #include "async_test.h"
@@ -722,6 +727,94 @@ TEST(held_batches_bounded)
 	ASSERT_EQ(HELD_CALLS, r->calls);
 	ASSERT_EQ(HELD_CALLS, r->cancelled);
 	ASSERT_GT(HELD_MAX_KB, r->held_kb);
+}
+
+/* Filters of BPF_MAXINSNS a thread installs: as many as one path takes. */
+#define PIN_FILTERS		7
+#define PIN_THREADS		64
+/* What the sleeps may hold, in KiB: the filters alone would be 14 MiB. */
+#define PIN_MAX_KB		(4 * 1024)
+/* How long the exited threads' own references may take to go. */
+#define PIN_SETTLE_S		5
+
+static const struct timespec pin_sleep = { 3600, 0 };
+static struct sock_filter pin_insns[BPF_MAXINSNS];
+
+/* A thread with big filters of its own submits a long sleep and exits. */
+static void *pin_fn(void *arg)
+{
+	struct sock_fprog prog = { .len = BPF_MAXINSNS, .filter = pin_insns };
+	struct async_syscall *e = arg;
+	int i;
+
+	for (i = 0; i < PIN_FILTERS; i++) {
+		if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+			return (void *)(long)errno;
+	}
+	async_prep_nanosleep(e, &pin_sleep);
+	return async_submit(e, 1, 0) == 1 ? NULL : (void *)(long)errno;
+}
+
+static int pin_child(void *arg)
+{
+	struct held_report *r = arg;
+	struct async_syscall e[PIN_THREADS];
+	long before, now;
+	pthread_t thread;
+	void *err;
+	int i;
+
+	for (i = 0; i < BPF_MAXINSNS - 1; i++)
+		pin_insns[i] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+				offsetof(struct seccomp_data, nr));
+	pin_insns[i] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						    SECCOMP_RET_ALLOW);
+	CHILD_ASSERT(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0);
+	before = mem_available_kb();
+	CHILD_ASSERT(before > 0);
+	for (i = 0; i < PIN_THREADS; i++) {
+		CHILD_ASSERT(pthread_create(&thread, NULL, pin_fn, &e[i]) == 0);
+		CHILD_ASSERT(pthread_join(thread, &err) == 0);
+		errno = (long)err;
+		CHILD_ASSERT(!err);
+		r->calls++;
+	}
+	/* The threads' own references go once they are reaped, after RCU. */
+	for (i = 0; i < PIN_SETTLE_S * 1000 / POLL_MS; i++) {
+		now = mem_available_kb();
+		r->held_kb = before - now;
+		if (r->held_kb < PIN_MAX_KB)
+			break;
+		sleep_ms(POLL_MS);
+	}
+	for (i = 0; i < PIN_THREADS; i++) {
+		CHILD_ASSERT(!async_done(&e[i]));
+		CHILD_ASSERT(async_submit(&e[i], 1, ASYNC_SUBMIT_CANCEL) == 1);
+		CHILD_ASSERT(wait_done(&e[i], WAIT_TIMEOUT_S) == 0);
+		CHILD_ASSERT(e[i].result == -EINTR);
+	}
+	return 0;
+}
+
+/*
+ * A sleep on a timer runs on no thread: once submitted it needs neither
+ * its submitter's creds nor its filters, which must not stay pinned for
+ * as long as it sleeps, the thread gone, outside every bound.
+ */
+TEST(sleep_pins_no_filters)
+{
+	struct held_report *r = shared_page();
+	int status = 0, ret;
+	pid_t pid;
+
+	ASSERT_NE(NULL, r);
+	r->calls = 0;
+	ret = run_child(pin_child, r, &status, &pid);
+	TH_LOG("%d sleeps of exited threads with %d filters each hold %ld KiB (MemAvailable)",
+	       r->calls, PIN_FILTERS, r->held_kb);
+	ASSERT_EQ(0, ret);
+	ASSERT_EXITED(pid, status, 0);
+	ASSERT_GT(PIN_MAX_KB, r->held_kb);
 }
 
 /* --- Stress ---------------------------------------------------------------- */
