@@ -236,8 +236,8 @@ struct async_ctx {
  * @files: Its file table when the pool was made.
  * @fs: Its root, cwd and umask when the pool was made.
  * @nsproxy: Its namespaces when the pool was made.
- * @cred: Its credentials when the pool was made, which workers carry;
- *	a reference, as a thread keyring gives each worker its own copy.
+ * @cred: Its credentials when the pool was made, of which each worker
+ *	carries a copy of its own; a reference.
  * @tagged_addr_ctrl: Its tagged-address ABI and MTE mode when the pool
  *	was made (arm64), which workers copy from their creator.
  * @queue: Batches with chains waiting for a worker.
@@ -256,8 +256,8 @@ struct async_ctx {
  *	Only @owner reads and writes it.
  *
  * Workers share @files, @fs and @nsproxy with @owner, who created them or
- * whose workers did, and carry @cred.  The key is only compared while
- * @refs holds them.
+ * whose workers did, and carry a copy of @cred.  The key is only compared
+ * while @refs holds them.
  */
 struct async_pool {
 	struct async_ctx	*ctx;

@@ -132,7 +132,7 @@ void __async_syscall_free(struct async_ctx *ctx)
 /*
  * The pool's key is only compared while the pool has a worker or a pinning
  * submitter, either of which keeps the files, fs and nsproxy alive; the
- * pool holds the creds itself, as a worker may have a copy of its own.
+ * pool holds the creds itself, as each worker has a copy of its own.
  * Workers run entries with the batch's creds, but signals and ptrace judge
  * them by their own, so those must be the submitter's too.
  */
@@ -1272,13 +1272,20 @@ static void async_unreserve_worker(struct async_pool *pool,
  * Creates a worker reserved with async_reserve_worker().  The caller is
  * the pool's submitter or one of its workers, so the new thread shares
  * their files, fs and namespaces.
+ *
+ * The new thread takes our subjective creds as its own: a copy, so that no
+ * one else has them.  An entry's override is then never the worker's real
+ * creds, and what refuses to change overridden creds (an LSM attribute in
+ * procfs) refuses to change the worker's.
  */
 static int async_spawn_worker(struct async_pool *pool)
 {
+	const struct cred *old_cred;
 	struct async_worker *w;
 	struct task_struct *tsk;
+	struct cred *cred;
 
-	/* The new thread takes our creds: never an entry's overridden ones. */
+	/* Never a copy of an entry's overridden creds. */
 	WARN_ON_ONCE(current_cred() != current_real_cred());
 	/*
 	 * A thread made once the process is exiting or execing would miss
@@ -1291,10 +1298,18 @@ static int async_spawn_worker(struct async_pool *pool)
 	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
 	if (!w)
 		return -ENOMEM;
+	cred = prepare_creds();
+	if (!cred) {
+		kfree(w);
+		return -ENOMEM;
+	}
 	w->pool = pool;
 	INIT_LIST_HEAD(&w->idle_node);
 	INIT_LIST_HEAD(&w->busy_node);
+	old_cred = override_creds(cred);
 	tsk = create_io_thread(async_worker_fn, w, NUMA_NO_NODE);
+	revert_creds(old_cred);
+	put_cred(cred);
 	if (IS_ERR(tsk)) {
 		kfree(w);
 		return PTR_ERR(tsk);
