@@ -9,7 +9,8 @@
  * entries and expects what its own synchronous calls would get.  The last
  * test checks that a worker that cannot be created while the submitter has
  * a signal pending strands no work.  On arm64, a thread that turns on the
- * tagged-address ABI gets workers that have it.
+ * tagged-address ABI gets workers that have it.  An entry cannot change its
+ * worker's credentials.
  */
 
 #define _GNU_SOURCE
@@ -815,6 +816,49 @@ TEST(tagged_addresses_after_workers_exist)
 	EXPECT_EQ(0, prctl(PR_SET_TAGGED_ADDR_CTRL, 0, 0, 0, 0));
 	close(p[0]);
 	close(p[1]);
+}
+
+/* --- A worker's own credentials ------------------------------------------- */
+
+#define FSCREATE	"/proc/thread-self/attr/fscreate"
+
+/*
+ * An entry runs with its submitter's credentials as an override, which
+ * must never be the worker's own: a write to the worker's LSM attributes
+ * would commit new credentials on the worker, for every later entry.  The
+ * procfs guard against overridden credentials refuses it with EBUSY before
+ * any module sees it.  The payload, an empty context, at most clears the
+ * thread's fscreate context where a module takes it.
+ */
+TEST(attr_write_on_worker)
+{
+	static const char empty[] = "\n";
+	struct async_syscall e[3];
+	ssize_t direct;
+	int fd, err;
+
+	fd = open(FSCREATE, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		SKIP(return, "no %s: %s (CONFIG_SECURITY)", FSCREATE,
+		     strerror(errno));
+	/* A thread's own credentials pass the guard. */
+	direct = write(fd, empty, 1);
+	err = errno;
+	close(fd);
+	ASSERT_FALSE(direct < 0 && err == EBUSY);
+	TH_LOG("direct write: %zd (%s)", direct,
+	       direct < 0 ? strerror(err) : "-");
+
+	async_prep_openat(&e[0], AT_FDCWD, FSCREATE, O_WRONLY | O_CLOEXEC, 0);
+	e[0].flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	async_prep_write_ref(&e[1], 0, empty, 1);
+	async_prep_close_ref(&e[2], 0);
+	async_chain(e, 3);
+	ASSERT_EQ(3, async_submit_wait(e, 3));
+	ASSERT_LE(0, e[0].result)
+		TH_LOG("openat: %s", strerror(-e[0].result));
+	ASSERT_RESULT(-EBUSY, &e[1]);
+	ASSERT_RESULT(0, &e[2]);
 }
 
 TEST_HARNESS_MAIN
