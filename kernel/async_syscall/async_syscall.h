@@ -154,6 +154,8 @@ async_req_def(const struct async_req *req)
  * @entry_size: Size of one user entry.
  * @uentries: The user's array, where results and done words go.
  * @cred: Credentials of the submitter, taken at submit.
+ * @pkey_rights: Its protection-key rights at submit, which a worker takes
+ *	to run the entries.
  * @mm: The submitter's mm; entries never run or complete in another one.
  * @ctx: The process's context, which counts the entries in flight.
  * @seccomp: The submitter's seccomp filters, or NULL.
@@ -181,6 +183,7 @@ struct async_batch {
 	size_t				entry_size;
 	void __user			*uentries;
 	const struct cred		*cred;
+	u64				pkey_rights;
 	struct mm_struct		*mm;
 	struct async_ctx		*ctx;
 	struct seccomp_filter		*seccomp;

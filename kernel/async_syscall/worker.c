@@ -593,6 +593,7 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 
 	failed = first->flags & ASYNC_REQ_CHAIN_FAILED;
 	old_cred = override_creds(batch->cred);
+	arch_async_set_pkey_rights(batch->pkey_rights);
 	for (i = 0; i < first->chain_len; i++) {
 		struct async_req *req = first + i;
 		unsigned int index = req - batch->reqs;
@@ -663,6 +664,7 @@ static void async_run_work(struct async_worker *w, struct async_work *work)
 	if (!READ_ONCE(work->cancelled) && !w->dying &&
 	    !fatal_signal_pending(current)) {
 		old_cred = override_creds(work->cred);
+		arch_async_set_pkey_rights(work->pkey_rights);
 		res = work->ops->run(work);
 		while (async_restartable(res)) {
 			if (!async_may_restart(w, &work->cancelled, &quiet)) {
@@ -2137,6 +2139,7 @@ int async_work_queue(struct async_work *work)
 	if (!ctx)
 		return -ENOMEM;
 	work->cred = get_current_cred();
+	work->pkey_rights = arch_async_pkey_rights();
 	err = async_work_queue_fast(ctx, work);
 	if (err > 0) {
 		pool = async_pool_get(ctx);
