@@ -32,6 +32,8 @@ struct async_work_ops {
  * @ops: What to run, and how to report it.
  * @node: Link in the queue of the pool it was handed to.
  * @cred: Credentials of the thread that queued it.
+ * @pkey_rights: Protection-key rights of the thread that queued it, which
+ *	its user memory accesses use; see arch_async_pkey_rights().
  * @runner: The worker running it, or NULL.
  * @cancelled: async_work_cancel() was called.
  *
@@ -41,6 +43,7 @@ struct async_work {
 	const struct async_work_ops	*ops;
 	struct list_head		node;
 	const struct cred		*cred;
+	u64				pkey_rights;
 	struct task_struct		*runner;
 	bool				cancelled;
 };
@@ -51,6 +54,7 @@ static inline void async_work_init(struct async_work *work,
 	work->ops = ops;
 	INIT_LIST_HEAD(&work->node);
 	work->cred = NULL;
+	work->pkey_rights = 0;
 	work->runner = NULL;
 	work->cancelled = false;
 }
@@ -59,6 +63,8 @@ static inline void async_work_init(struct async_work *work,
 long arch_async_syscall(unsigned int nr, const u64 *args);
 void arch_async_trace_inline(unsigned int nr, const u64 *args,
 			     const long *ret);
+u64 arch_async_pkey_rights(void);
+void arch_async_set_pkey_rights(u64 rights);
 void __async_syscall_free(struct async_ctx *ctx);
 void __async_syscall_stop_sleeps(struct async_ctx *ctx);
 int async_work_queue(struct async_work *work);

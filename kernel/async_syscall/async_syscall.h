@@ -157,6 +157,8 @@ async_req_def(const struct async_req *req)
  * @uentries: The user's array, where results and done words go.
  * @cred: Credentials of the submitter, taken at submit; NULL, as
  *	@seccomp, once only sleeps on timers are left.
+ * @pkey_rights: Its protection-key rights at submit, which a worker takes
+ *	to run the entries.
  * @mm: The submitter's mm; entries never run or complete in another one.
  * @ctx: The process's context, which counts the entries in flight.
  * @seccomp: The submitter's seccomp filters, or NULL.
@@ -184,6 +186,7 @@ struct async_batch {
 	size_t				entry_size;
 	void __user			*uentries;
 	const struct cred		*cred;
+	u64				pkey_rights;
 	struct mm_struct		*mm;
 	struct async_ctx		*ctx;
 	struct seccomp_filter		*seccomp;
@@ -241,8 +244,8 @@ struct async_ctx {
  * @files: Its file table when the pool was made.
  * @fs: Its root, cwd and umask when the pool was made.
  * @nsproxy: Its namespaces when the pool was made.
- * @cred: Its credentials when the pool was made, which workers carry;
- *	a reference, as a thread keyring gives each worker its own copy.
+ * @cred: Its credentials when the pool was made, of which each worker
+ *	carries a copy of its own; a reference.
  * @tagged_addr_ctrl: Its tagged-address ABI and MTE mode when the pool
  *	was made (arm64), which workers copy from their creator.
  * @queue: Batches with chains waiting for a worker.
@@ -261,8 +264,8 @@ struct async_ctx {
  *	Only @owner reads and writes it.
  *
  * Workers share @files, @fs and @nsproxy with @owner, who created them or
- * whose workers did, and carry @cred.  The key is only compared while
- * @refs holds them.
+ * whose workers did, and carry a copy of @cred.  The key is only compared
+ * while @refs holds them.
  */
 struct async_pool {
 	struct async_ctx	*ctx;

@@ -7,6 +7,7 @@
  * holds the same error, and no entry runs.
  */
 
+#include <linux/async_syscall.h>
 #include <linux/bitmap.h>
 #include <linux/cred.h>
 #include <linux/err.h>
@@ -424,6 +425,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	refcount_set(&batch->refs, 1);
 	batch->wake_marked = flags & ASYNC_SUBMIT_WAKE_MARKED;
 	batch->cred = get_current_cred();
+	batch->pkey_rights = arch_async_pkey_rights();
 	mmgrab(batch->mm);
 	batch->ctx = ctx;
 	batch->seccomp = seccomp_filter_get();

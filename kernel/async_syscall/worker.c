@@ -134,7 +134,7 @@ void __async_syscall_free(struct async_ctx *ctx)
 /*
  * The pool's key is only compared while the pool has a worker or a pinning
  * submitter, either of which keeps the files, fs and nsproxy alive; the
- * pool holds the creds itself, as a worker may have a copy of its own.
+ * pool holds the creds itself, as each worker has a copy of its own.
  * Workers run entries with the batch's creds, but signals and ptrace judge
  * them by their own, so those must be the submitter's too.
  */
@@ -600,6 +600,7 @@ static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 
 	failed = first->flags & ASYNC_REQ_CHAIN_FAILED;
 	old_cred = override_creds(batch->cred);
+	arch_async_set_pkey_rights(batch->pkey_rights);
 	for (i = 0; i < first->chain_len; i++) {
 		struct async_req *req = first + i;
 		unsigned int index = req - batch->reqs;
@@ -670,6 +671,7 @@ static void async_run_work(struct async_worker *w, struct async_work *work)
 	if (!READ_ONCE(work->cancelled) && !w->dying &&
 	    !fatal_signal_pending(current)) {
 		old_cred = override_creds(work->cred);
+		arch_async_set_pkey_rights(work->pkey_rights);
 		res = work->ops->run(work);
 		while (async_restartable(res)) {
 			if (!async_may_restart(w, &work->cancelled, &quiet)) {
@@ -1279,13 +1281,20 @@ static void async_unreserve_worker(struct async_pool *pool,
  * Creates a worker reserved with async_reserve_worker().  The caller is
  * the pool's submitter or one of its workers, so the new thread shares
  * their files, fs and namespaces.
+ *
+ * The new thread takes our subjective creds as its own: a copy, so that no
+ * one else has them.  An entry's override is then never the worker's real
+ * creds, and what refuses to change overridden creds (an LSM attribute in
+ * procfs) refuses to change the worker's.
  */
 static int async_spawn_worker(struct async_pool *pool)
 {
+	const struct cred *old_cred;
 	struct async_worker *w;
 	struct task_struct *tsk;
+	struct cred *cred;
 
-	/* The new thread takes our creds: never an entry's overridden ones. */
+	/* Never a copy of an entry's overridden creds. */
 	WARN_ON_ONCE(current_cred() != current_real_cred());
 	/*
 	 * A thread made once the process is exiting or execing would miss
@@ -1298,10 +1307,18 @@ static int async_spawn_worker(struct async_pool *pool)
 	w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
 	if (!w)
 		return -ENOMEM;
+	cred = prepare_creds();
+	if (!cred) {
+		kfree(w);
+		return -ENOMEM;
+	}
 	w->pool = pool;
 	INIT_LIST_HEAD(&w->idle_node);
 	INIT_LIST_HEAD(&w->busy_node);
+	old_cred = override_creds(cred);
 	tsk = create_io_thread(async_worker_fn, w, NUMA_NO_NODE);
+	revert_creds(old_cred);
+	put_cred(cred);
 	if (IS_ERR(tsk)) {
 		kfree(w);
 		return PTR_ERR(tsk);
@@ -2145,6 +2162,7 @@ int async_work_queue(struct async_work *work)
 	if (!ctx)
 		return -ENOMEM;
 	work->cred = get_current_cred();
+	work->pkey_rights = arch_async_pkey_rights();
 	err = async_work_queue_fast(ctx, work);
 	if (err > 0) {
 		pool = async_pool_get(ctx);

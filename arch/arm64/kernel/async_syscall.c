@@ -9,7 +9,10 @@
 #include <linux/random.h>
 #include <linux/randomize_kstack.h>
 #include <linux/sched/task_stack.h>
+#include <asm/barrier.h>
+#include <asm/cpufeature.h>
 #include <asm/syscall.h>
+#include <asm/sysreg.h>
 #include <asm/unistd.h>
 #include <trace/events/syscalls.h>
 
@@ -77,4 +80,35 @@ void arch_async_trace_inline(unsigned int nr, const u64 *args,
 		return;
 	regs.regs[0] = *ret;
 	trace_sys_exit(&regs, *ret);
+}
+
+/**
+ * arch_async_pkey_rights() - the calling thread's protection-key rights
+ *
+ * Return: Its POR_EL0, or 0 without permission overlays.
+ */
+u64 arch_async_pkey_rights(void)
+{
+	return system_supports_poe() ? read_sysreg_s(SYS_POR_EL0) : 0;
+}
+
+/**
+ * arch_async_set_pkey_rights() - take a submitter's protection-key rights
+ * @rights: Its POR_EL0, from arch_async_pkey_rights().
+ *
+ * For a worker, whose user memory accesses are then checked as the
+ * submitter's would be.  A worker never returns to user mode, so the
+ * register is all there is: the context switch keeps it per task
+ * (permission_overlay_switch()).
+ */
+void arch_async_set_pkey_rights(u64 rights)
+{
+	if (!system_supports_poe() || read_sysreg_s(SYS_POR_EL0) == rights)
+		return;
+	write_sysreg_s(rights, SYS_POR_EL0);
+	/*
+	 * Unlike a context switch, which tolerates spurious overlay faults,
+	 * a revoked right must hold from the next user access on.
+	 */
+	isb();
 }

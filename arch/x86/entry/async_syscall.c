@@ -8,6 +8,7 @@
 #include <linux/nospec.h>
 #include <linux/randomize_kstack.h>
 #include <asm/msr.h>
+#include <asm/pkru.h>
 #include <linux/sched/task_stack.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
@@ -76,4 +77,28 @@ void arch_async_trace_inline(unsigned int nr, const u64 *args,
 		return;
 	regs.ax = *ret;
 	trace_sys_exit(&regs, *ret);
+}
+
+/**
+ * arch_async_pkey_rights() - the calling thread's protection-key rights
+ *
+ * Return: Its PKRU, or 0 without protection keys.
+ */
+u64 arch_async_pkey_rights(void)
+{
+	return read_pkru();
+}
+
+/**
+ * arch_async_set_pkey_rights() - take a submitter's protection-key rights
+ * @rights: Its PKRU, from arch_async_pkey_rights().
+ *
+ * For a worker, whose user memory accesses are then checked as the
+ * submitter's would be.  A worker never returns to user mode, so the
+ * register is all there is: switch_to() keeps it per task
+ * (x86_pkru_load()), and the xstate copy is not used.
+ */
+void arch_async_set_pkey_rights(u64 rights)
+{
+	write_pkru(rights);
 }

@@ -9,7 +9,8 @@
  * entries and expects what its own synchronous calls would get.  The last
  * test checks that a worker that cannot be created while the submitter has
  * a signal pending strands no work.  On arm64, a thread that turns on the
- * tagged-address ABI gets workers that have it.
+ * tagged-address ABI gets workers that have it.  An entry cannot change its
+ * worker's credentials, and runs with its submitter's protection-key rights.
  */
 
 #define _GNU_SOURCE
@@ -815,6 +816,180 @@ TEST(tagged_addresses_after_workers_exist)
 	EXPECT_EQ(0, prctl(PR_SET_TAGGED_ADDR_CTRL, 0, 0, 0, 0));
 	close(p[0]);
 	close(p[1]);
+}
+
+/* --- A worker's own credentials ------------------------------------------- */
+
+#define FSCREATE	"/proc/thread-self/attr/fscreate"
+
+/*
+ * An entry runs with its submitter's credentials as an override, which
+ * must never be the worker's own: a write to the worker's LSM attributes
+ * would commit new credentials on the worker, for every later entry.  The
+ * procfs guard against overridden credentials refuses it with EBUSY before
+ * any module sees it.  The payload, an empty context, at most clears the
+ * thread's fscreate context where a module takes it.
+ */
+TEST(attr_write_on_worker)
+{
+	static const char empty[] = "\n";
+	struct async_syscall e[3];
+	ssize_t direct;
+	int fd, err;
+
+	fd = open(FSCREATE, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		SKIP(return, "no %s: %s (CONFIG_SECURITY)", FSCREATE,
+		     strerror(errno));
+	/* A thread's own credentials pass the guard. */
+	direct = write(fd, empty, 1);
+	err = errno;
+	close(fd);
+	ASSERT_FALSE(direct < 0 && err == EBUSY);
+	TH_LOG("direct write: %zd (%s)", direct,
+	       direct < 0 ? strerror(err) : "-");
+
+	async_prep_openat(&e[0], AT_FDCWD, FSCREATE, O_WRONLY | O_CLOEXEC, 0);
+	e[0].flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	async_prep_write_ref(&e[1], 0, empty, 1);
+	async_prep_close_ref(&e[2], 0);
+	async_chain(e, 3);
+	ASSERT_EQ(3, async_submit_wait(e, 3));
+	ASSERT_LE(0, e[0].result)
+		TH_LOG("openat: %s", strerror(-e[0].result));
+	ASSERT_RESULT(-EBUSY, &e[1]);
+	ASSERT_RESULT(0, &e[2]);
+}
+
+/* --- Protection keys ------------------------------------------------------ */
+
+/*
+ * The protection-key rights of the calling thread, and the same rights
+ * without write access to @pkey: PKRU on x86, POR_EL0 on arm64.
+ */
+#if defined(__x86_64__)
+static uint64_t pkey_rights(void)
+{
+	unsigned int eax, edx;
+
+	asm volatile("rdpkru" : "=a" (eax), "=d" (edx) : "c" (0));
+	return eax;
+}
+
+static void set_pkey_rights(uint64_t rights)
+{
+	asm volatile("wrpkru" : : "a" ((unsigned int)rights), "c" (0), "d" (0)
+		     : "memory");
+}
+
+static uint64_t pkey_deny_write(uint64_t rights, int pkey)
+{
+	return rights | 2ULL << (2 * pkey);	/* write disable */
+}
+#elif defined(__aarch64__)
+static uint64_t pkey_rights(void)
+{
+	uint64_t por;
+
+	asm volatile("mrs %0, s3_3_c10_c2_4" : "=r" (por));
+	return por;
+}
+
+static void set_pkey_rights(uint64_t rights)
+{
+	asm volatile("msr s3_3_c10_c2_4, %0\n\tisb" : : "r" (rights)
+		     : "memory");
+}
+
+static uint64_t pkey_deny_write(uint64_t rights, int pkey)
+{
+	return rights & ~(4ULL << (4 * pkey));	/* POE_W */
+}
+#else
+#define NO_PKEY_RIGHTS	"no protection-key register known here"
+
+static uint64_t pkey_rights(void)
+{
+	return 0;
+}
+
+static void set_pkey_rights(uint64_t rights)
+{
+}
+
+static uint64_t pkey_deny_write(uint64_t rights, int pkey)
+{
+	return rights;
+}
+#endif
+
+/*
+ * A worker made while the submitter could write a key's pages must not
+ * write them for it once the submitter has revoked that: each entry runs
+ * with the protection-key rights its submitter had at async_submit(), so
+ * a pread into such a page fails with EFAULT as the direct call does, and
+ * succeeds again once the rights are back.
+ */
+TEST(pkey_rights_of_submitter)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	struct async_syscall e;
+	uint64_t rights;
+	ssize_t direct;
+	int fd, pkey, err;
+	char *buf;
+
+#ifdef NO_PKEY_RIGHTS
+	SKIP(return, NO_PKEY_RIGHTS);
+#endif
+	fd = memfd_create("pkey", MFD_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(4, write(fd, "abcd", 4));
+	/* pkey_alloc() opens the new key to this thread alone. */
+	pkey = syscall(SYS_pkey_alloc, 0, 0);
+	if (pkey < 0 && (errno == ENOSPC || errno == EINVAL ||
+			 errno == ENOSYS))
+		SKIP(return, "no protection keys: %s", strerror(errno));
+	ASSERT_LE(0, pkey);
+	buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	ASSERT_EQ(0, syscall(SYS_pkey_mprotect, buf, page,
+			     PROT_READ | PROT_WRITE, pkey));
+
+	/* A worker, made while the thread may write there, and writing. */
+	async_prep_pread(&e, fd, buf, 4, 0);
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	ASSERT_RESULT(4, &e);
+	ASSERT_EQ(0, memcmp(buf, "abcd", 4));
+	ASSERT_LE(1, count_workers());
+	memset(buf, 0, 4);
+
+	rights = pkey_rights();
+	set_pkey_rights(pkey_deny_write(rights, pkey));
+	direct = pread(fd, buf, 4, 0);
+	err = errno;
+	async_prep_pread(&e, fd, buf, 4, 0);
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	poison(&e);
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	set_pkey_rights(rights);
+	ASSERT_EQ(-1, direct);
+	ASSERT_EQ(EFAULT, err);
+	ASSERT_RESULT(-EFAULT, &e);
+	ASSERT_NE(0, memcmp(buf, "abcd", 4));
+
+	/* With the rights back, a worker writes there again. */
+	async_prep_pread(&e, fd, buf, 4, 0);
+	e.flags |= ASYNC_SYSCALL_FORCE_ASYNC;
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	ASSERT_RESULT(4, &e);
+	ASSERT_EQ(0, memcmp(buf, "abcd", 4));
+
+	munmap(buf, page);
+	syscall(SYS_pkey_free, pkey);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
