@@ -60,7 +60,8 @@ static inline void async_work_init(struct async_work *work,
 }
 
 #ifdef CONFIG_ASYNC_SYSCALL
-long arch_async_syscall(unsigned int nr, const u64 *args);
+long arch_async_syscall(unsigned int nr, const u64 *args,
+			long (*issue)(const u64 *args));
 void arch_async_trace_inline(unsigned int nr, const u64 *args,
 			     const long *ret);
 u64 arch_async_pkey_rights(void);

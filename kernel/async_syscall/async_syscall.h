@@ -45,6 +45,10 @@ struct async_sleep {
  * @nargs: Number of arguments it takes; references beyond it are refused.
  * @issue: Runs an asynchronous-only operation.  NULL for a system call,
  *	which runs through the architecture's system call dispatcher.
+ * @as_syscall: For an operation, the number of the system call whose
+ *	effect it has with arguments @args: seccomp checks it, and audit and
+ *	the raw_syscalls tracepoints see it, as that call with @args, so that
+ *	a rule on the call covers the operation.  NULL for a system call.
  * @nowait: Runs the operation in the submitting thread if it completes
  *	without blocking, or returns -EAGAIN having done nothing.  NULL if
  *	it always goes to a worker.
@@ -59,6 +63,7 @@ struct async_op_def {
 	unsigned int	nargs;
 	bool		waits;
 	long		(*issue)(const u64 *args);
+	u32		(*as_syscall)(const u64 *args);
 	long		(*nowait)(const u64 *args);
 	int		(*sleep)(const u64 *args, struct async_sleep *sleep);
 };

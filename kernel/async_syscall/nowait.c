@@ -226,9 +226,10 @@ long async_nowait_preadv2(const u64 *args)
 
 /*
  * Opens only what is in the dentry cache, and only what opens without
- * waiting (LOOKUP_OPEN_NOWAIT): regular files and directories of local
- * filesystems.  Opening anything else can wait, or act (a FIFO's open
- * wakes the other end), so it is left to a worker.
+ * waiting (LOOKUP_OPEN_NOWAIT): regular files and directories of
+ * filesystems on a block device or in memory.  Opening anything else can
+ * wait, for a server or a device, or act (a FIFO's open wakes the other
+ * end), so it is left to a worker.
  */
 static long async_nowait_open(int dfd, const char __user *uname,
 			      const struct open_how *how)
@@ -280,9 +281,11 @@ long async_nowait_openat(const u64 *args)
 
 /*
  * Whether closing @file is quick: a ->flush() or a ->lock() may wait for a
- * server or a device, and the last reference releases the file, which is
- * quick only for a directory, a pipe, or a regular file that is still
- * linked (an unlinked one is truncated and freed).
+ * server or a device, and the last reference releases the file and drops
+ * its name, which a network filesystem does with its server (9p's clunk,
+ * CIFS's close, FUSE's release on fuseblk).  Where the open would have
+ * been quick, the release is quick for a directory, a pipe, or a regular
+ * file that is still linked (an unlinked one is truncated and freed).
  */
 static bool async_nowait_close_is_quick(struct file *file)
 {
@@ -292,6 +295,8 @@ static bool async_nowait_close_is_quick(struct file *file)
 		return false;
 	if (file_count(file) > 1)
 		return true;
+	if (!open_release_nowait(file->f_path.dentry))
+		return false;
 	return S_ISDIR(inode->i_mode) || S_ISFIFO(inode->i_mode) ||
 	       (S_ISREG(inode->i_mode) && inode->i_nlink);
 }

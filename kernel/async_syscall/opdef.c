@@ -123,11 +123,18 @@ static long async_fsync_range(const u64 *args)
 			       flags & ASYNC_FSYNC_DATASYNC);
 }
 
+/* A deny-list of fsync() or fdatasync() must cover the ranged sync too. */
+static u32 async_fsync_range_nr(const u64 *args)
+{
+	return args[3] & ASYNC_FSYNC_DATASYNC ? __NR_fdatasync : __NR_fsync;
+}
+
 const struct async_op_def async_op_defs[] = {
 	[ASYNC_OP_FSYNC_RANGE - ASYNC_OP_BASE] = {
-		.name	= "fsync_range",
-		.nargs	= 4,
-		.issue	= async_fsync_range,
+		.name		= "fsync_range",
+		.nargs		= 4,
+		.issue		= async_fsync_range,
+		.as_syscall	= async_fsync_range_nr,
 	},
 };
 
@@ -178,13 +185,14 @@ static int __init async_op_defs_check(void)
 	for (i = 0; i < ARRAY_SIZE(async_syscall_defs); i++) {
 		const struct async_op_def *def = &async_syscall_defs[i];
 
-		WARN_ON_ONCE(def->name && (def->issue || !def->nargs ||
+		WARN_ON_ONCE(def->name && (def->issue || def->as_syscall ||
+					   !def->nargs ||
 					   def->nargs > ASYNC_NR_ARGS));
 	}
 	for (i = 0; i < ARRAY_SIZE(async_op_defs); i++) {
 		const struct async_op_def *def = &async_op_defs[i];
 
-		WARN_ON_ONCE(!def->name || !def->issue ||
+		WARN_ON_ONCE(!def->name || !def->issue || !def->as_syscall ||
 			     def->nargs > ASYNC_NR_ARGS);
 	}
 	return 0;

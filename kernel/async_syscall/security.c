@@ -84,8 +84,10 @@ bool async_work_allowed(void)
  * @args: Its arguments, references resolved.
  * @res: Where to store the entry's result when it may not run.
  *
- * The verdict is logged as a system call's would be.  The worker is not
- * the thread the filters were written for, so actions that act on the
+ * An operation is checked as the system call whose effect it has, with
+ * its own arguments, so that a filter on that call covers it.  The
+ * verdict is logged as a system call's would be.  The worker is not the
+ * thread the filters were written for, so actions that act on the
  * calling thread get the nearest safe equivalent: both kills, and any
  * action this kernel does not know, kill the process with SIGSYS and a
  * core dump, as only the whole process is sure to include the submitter;
@@ -103,6 +105,8 @@ enum async_seccomp_verdict __async_seccomp_check(struct async_batch *batch,
 	struct seccomp_data sd;
 	u32 ret;
 
+	if (nr >= ASYNC_OP_BASE)
+		nr = async_op_lookup(nr)->as_syscall(args);
 	sd = (struct seccomp_data) {
 		.nr = nr,
 		.arch = syscall_get_arch(current),

@@ -426,10 +426,13 @@ static bool async_may_restart(struct async_worker *w, const bool *cancelled,
 	return async_worker_signals(w) && !READ_ONCE(*cancelled);
 }
 
+/* An operation is audited and traced as the system call it does. */
 static long async_call(const struct async_op_def *def, u32 nr,
 		       const u64 *args)
 {
-	return def->issue ? def->issue(args) : arch_async_syscall(nr, args);
+	if (def->issue)
+		nr = def->as_syscall(args);
+	return arch_async_syscall(nr, args, def->issue);
 }
 
 static __always_inline void async_resolve_args(struct async_batch *batch,

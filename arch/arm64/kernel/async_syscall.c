@@ -31,10 +31,13 @@ static void async_set_args(struct pt_regs *regs, unsigned int nr,
  * The worker never returns to user mode, so its own pt_regs are free to
  * carry the arguments, as el0_svc would have set them.  Audit and the
  * raw_syscalls tracepoints see the entry there as the system call it is;
- * seccomp has already checked it for the submitter.  The stack offset is
- * randomized per entry, as invoke_syscall() does per system call.
+ * seccomp has already checked it for the submitter.  An operation,
+ * @issue, runs in the place of system call @nr, whose effect it has.  The
+ * stack offset is randomized per entry, as invoke_syscall() does per
+ * system call.
  */
-long arch_async_syscall(unsigned int nr, const u64 *args)
+long arch_async_syscall(unsigned int nr, const u64 *args,
+			long (*issue)(const u64 *args))
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	syscall_fn_t fn;
@@ -46,8 +49,12 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
 	audit_syscall_entry(nr, regs->orig_x0, regs->regs[1], regs->regs[2],
 			    regs->regs[3]);
 
-	fn = sys_call_table[array_index_nospec(nr, __NR_syscalls)];
-	ret = fn(regs);
+	if (issue) {
+		ret = issue(args);
+	} else {
+		fn = sys_call_table[array_index_nospec(nr, __NR_syscalls)];
+		ret = fn(regs);
+	}
 
 	syscall_set_return_value(current, regs, 0, ret);
 	audit_syscall_exit(regs);

@@ -19,9 +19,12 @@
  * carry the arguments, as the syscall entry code would have set them.
  * Audit and the raw_syscalls tracepoints see the entry there as the
  * system call it is; seccomp has already checked it for the submitter.
- * The stack offset is randomized per entry, as per system call.
+ * An operation, @issue, runs in the place of system call @nr, whose
+ * effect it has.  The stack offset is randomized per entry, as per
+ * system call.
  */
-long arch_async_syscall(unsigned int nr, const u64 *args)
+long arch_async_syscall(unsigned int nr, const u64 *args,
+			long (*issue)(const u64 *args))
 {
 	struct pt_regs *regs = task_pt_regs(current);
 	long ret;
@@ -38,7 +41,10 @@ long arch_async_syscall(unsigned int nr, const u64 *args)
 	trace_sys_enter(regs, nr);
 	audit_syscall_entry(nr, regs->di, regs->si, regs->dx, regs->r10);
 
-	ret = x64_sys_call(regs, array_index_nospec(nr, NR_syscalls));
+	if (issue)
+		ret = issue(args);
+	else
+		ret = x64_sys_call(regs, array_index_nospec(nr, NR_syscalls));
 
 	regs->ax = ret;
 	audit_syscall_exit(regs);

@@ -123,10 +123,12 @@ static int audit_set_enabled(int fd, __u32 enabled)
 }
 
 /*
- * AUDIT_ADD_RULE or AUDIT_DEL_RULE of the rule "always audit openat() by
- * process @pid, native, at system call exit": 0 or -errno.
+ * AUDIT_ADD_RULE or AUDIT_DEL_RULE of the rule "always audit the system
+ * calls @nrs, -1 ended, by process @pid, native, at system call exit", as
+ * auditctl -a always,exit -F arch=... -S ... -F pid=... makes it: 0 or
+ * -errno.
  */
-static int audit_openat_rule(int fd, int op, pid_t pid)
+static int audit_syscall_rule(int fd, int op, pid_t pid, const int *nrs)
 {
 	struct audit_rule_data rule = {
 		.flags = AUDIT_FILTER_EXIT,
@@ -137,7 +139,8 @@ static int audit_openat_rule(int fd, int op, pid_t pid)
 		.fieldflags = { AUDIT_EQUAL, AUDIT_EQUAL },
 	};
 
-	rule.mask[AUDIT_WORD(__NR_openat)] |= AUDIT_BIT(__NR_openat);
+	for (; *nrs >= 0; nrs++)
+		rule.mask[AUDIT_WORD(*nrs)] |= AUDIT_BIT(*nrs);
 	return audit_request(fd, op, &rule, sizeof(rule), NULL, 0);
 }
 
@@ -147,6 +150,7 @@ static int audit_openat_rule(int fd, int op, pid_t pid)
 struct report {
 	__s64 res[2];
 	__u32 done[2];
+	int fd;
 };
 
 FIXTURE(audit) {
@@ -158,6 +162,7 @@ FIXTURE(audit) {
 	__u32 old_enabled;
 	bool set_enabled;
 	pid_t rule_pid;
+	const int *rule_nrs;
 	char ratelimit[32];
 };
 
@@ -202,7 +207,8 @@ FIXTURE_TEARDOWN_PARENT(audit)
 
 	if (fd >= 0) {
 		if (self->rule_pid)
-			audit_openat_rule(fd, AUDIT_DEL_RULE, self->rule_pid);
+			audit_syscall_rule(fd, AUDIT_DEL_RULE, self->rule_pid,
+					   self->rule_nrs);
 		if (self->set_enabled)
 			audit_set_enabled(fd, self->old_enabled);
 		close(fd);
@@ -212,25 +218,68 @@ FIXTURE_TEARDOWN_PARENT(audit)
 	rmdir(self->dir);
 }
 
-/* Wait for the go, then open @path, which is there, and @missing. */
-static void audited_child(const char *path, const char *missing,
-			  struct report *r, int go)
+/* Open self->path, which is there, and self->missing. */
+static void openat_child(struct _test_data_audit *self)
 {
 	struct async_syscall e[2];
-	char c;
 
-	CHILD_ASSERT(read(go, &c, 1) == 1);
-	async_prep_openat(&e[0], AT_FDCWD, path, OPEN_FLAGS, 0);
-	async_prep_openat(&e[1], AT_FDCWD, missing, OPEN_FLAGS, 0);
+	async_prep_openat(&e[0], AT_FDCWD, self->path, OPEN_FLAGS, 0);
+	async_prep_openat(&e[1], AT_FDCWD, self->missing, OPEN_FLAGS, 0);
 	poison(&e[0]);
 	poison(&e[1]);
 	CHILD_ASSERT(async_submit(e, 2, 0) == 2);
 	CHILD_ASSERT(wait_all_done(e, 2, WAIT_TIMEOUT_S) == 0);
-	r->res[0] = e[0].result;
-	r->done[0] = e[0].done;
-	r->res[1] = e[1].result;
-	r->done[1] = e[1].done;
-	_exit(0);
+	self->r->res[0] = e[0].result;
+	self->r->done[0] = e[0].done;
+	self->r->res[1] = e[1].result;
+	self->r->done[1] = e[1].done;
+}
+
+/*
+ * Enable audit and fork a child, which runs @child once the rule "audit
+ * system calls @nrs (-1 ended) of the child" is in: *@pid is the child,
+ * which exited 0.
+ */
+static void run_audited(struct __test_metadata *_metadata,
+			struct _test_data_audit *self, const int *nrs,
+			void (*child)(struct _test_data_audit *self), pid_t *pid)
+{
+	int fd, go[2], status = 0;
+	char c;
+
+	fd = audit_open();
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
+	ASSERT_EQ(0, audit_set_enabled(fd, 1));
+	self->set_enabled = true;
+
+	/* Forked once audit is enabled, so that its workers are audited. */
+	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
+	*pid = fork();
+	ASSERT_LE(0, *pid);
+	if (!*pid) {
+		close(go[1]);
+		CHILD_ASSERT(read(go[0], &c, 1) == 1);
+		child(self);
+		_exit(0);
+	}
+	close(go[0]);
+	/* The rule names the child: no other process fills the log. */
+	self->rule_pid = *pid;
+	self->rule_nrs = nrs;
+	status = audit_syscall_rule(fd, AUDIT_ADD_RULE, *pid, nrs);
+	if (status)
+		self->rule_pid = 0;
+	close(fd);
+	if (status) {
+		kill(*pid, SIGKILL);
+		waitpid(*pid, NULL, 0);
+		ASSERT_EQ(0, status) TH_LOG("adding the rule: %s", strerror(-status));
+	}
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	close(go[1]);
+	ASSERT_EQ(0, wait_child(*pid, CHILD_TIMEOUT_S, &status));
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
+	ASSERT_EQ(0, WEXITSTATUS(status));
 }
 
 /*
@@ -277,44 +326,15 @@ static const char *find_openat(struct kmsg *k, pid_t pid, const char *path,
  */
 TEST_F(audit, openat_entries)
 {
+	static const int nrs[] = { __NR_openat, -1 };
 	const char *rec, *path_rec;
 	struct kmsg *k;
-	int fd, go[2], status = 0;
 	pid_t pid;
 
 	k = kmsg_open();
 	if (!k)
 		SKIP(return, "cannot read /dev/kmsg");
-	fd = audit_open();
-	ASSERT_LE(0, fd) TH_LOG("%s", strerror(-fd));
-	ASSERT_EQ(0, audit_set_enabled(fd, 1));
-	self->set_enabled = true;
-
-	/* Forked once audit is enabled, so that its workers are audited. */
-	ASSERT_EQ(0, pipe2(go, O_CLOEXEC));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		close(go[1]);
-		audited_child(self->path, self->missing, self->r, go[0]);
-	}
-	close(go[0]);
-	/* The rule names the child: no other process fills the log. */
-	self->rule_pid = pid;
-	status = audit_openat_rule(fd, AUDIT_ADD_RULE, pid);
-	if (status)
-		self->rule_pid = 0;
-	close(fd);
-	if (status) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		ASSERT_EQ(0, status) TH_LOG("adding the rule: %s", strerror(-status));
-	}
-	ASSERT_EQ(1, write(go[1], "g", 1));
-	close(go[1]);
-	ASSERT_EQ(0, wait_child(pid, CHILD_TIMEOUT_S, &status));
-	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("status %#x", status);
-	ASSERT_EQ(0, WEXITSTATUS(status));
+	run_audited(_metadata, self, nrs, openat_child, &pid);
 	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->r->done[0]);
 	ASSERT_LE(0, self->r->res[0]) TH_LOG("%s", strerror(-self->r->res[0]));
 	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->r->done[1]);
@@ -332,6 +352,76 @@ TEST_F(audit, openat_entries)
 		       -ENOENT, pid);
 	EXPECT_NE(NULL, path_rec) TH_LOG("no PATH record of %s for\n%s",
 					 self->missing, rec);
+}
+
+/* The bytes the ranged syncs cover, which their records show as a2. */
+#define RANGE_LEN	4096
+
+/* Sync RANGE_LEN bytes of self->path, as fsync() and as fdatasync() do. */
+static void fsync_range_child(struct _test_data_audit *self)
+{
+	struct async_syscall e[2];
+	int fd;
+
+	fd = open(self->path, O_WRONLY | O_CLOEXEC);
+	CHILD_ASSERT(fd >= 0);
+	self->r->fd = fd;
+	async_prep_fsync_range(&e[0], fd, 0, RANGE_LEN, 0);
+	async_prep_fsync_range(&e[1], fd, 0, RANGE_LEN, ASYNC_FSYNC_DATASYNC);
+	poison(&e[0]);
+	poison(&e[1]);
+	CHILD_ASSERT(async_submit(e, 2, 0) == 2);
+	CHILD_ASSERT(wait_all_done(e, 2, WAIT_TIMEOUT_S) == 0);
+	self->r->res[0] = e[0].result;
+	self->r->done[0] = e[0].done;
+	self->r->res[1] = e[1].result;
+	self->r->done[1] = e[1].done;
+}
+
+/*
+ * The SYSCALL record of system call @nr by a worker of process @pid, with
+ * arguments fd, 0, RANGE_LEN, @flags and result 0: NULL if missing.
+ */
+static const char *find_sync(struct kmsg *k, pid_t pid, int nr, int fd,
+			     unsigned int flags)
+{
+	char who[64], call[64], args[96];
+
+	snprintf(who, sizeof(who), " pid=%d auid=", pid);
+	snprintf(call, sizeof(call), "arch=%x syscall=%d ", NATIVE_AUDIT_ARCH,
+		 nr);
+	snprintf(args, sizeof(args), " a0=%x a1=0 a2=%x a3=%x ", fd,
+		 RANGE_LEN, flags);
+	return kmsg_wait(k, (const char *const []){
+		"audit: type=1300 ", who, " comm=\"async-wrk-", call, args,
+		" success=yes exit=0 ", NULL });
+}
+
+/*
+ * ASYNC_OP_FSYNC_RANGE is audited as the system call whose effect it has:
+ * fsync(), or fdatasync() with ASYNC_FSYNC_DATASYNC, with the operation's
+ * four arguments, so that rules on those calls see it.
+ */
+TEST_F(audit, fsync_range_as_fsync)
+{
+	static const int nrs[] = { __NR_fsync, __NR_fdatasync, -1 };
+	struct kmsg *k;
+	pid_t pid;
+
+	k = kmsg_open();
+	if (!k)
+		SKIP(return, "cannot read /dev/kmsg");
+	run_audited(_metadata, self, nrs, fsync_range_child, &pid);
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->r->done[0]);
+	ASSERT_EQ(0, self->r->res[0]) TH_LOG("%s", strerror(-self->r->res[0]));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, self->r->done[1]);
+	ASSERT_EQ(0, self->r->res[1]) TH_LOG("%s", strerror(-self->r->res[1]));
+
+	EXPECT_NE(NULL, find_sync(k, pid, __NR_fsync, self->r->fd, 0))
+		TH_LOG("no SYSCALL record of fsync from a worker of %d", pid);
+	EXPECT_NE(NULL, find_sync(k, pid, __NR_fdatasync, self->r->fd,
+				  ASYNC_FSYNC_DATASYNC))
+		TH_LOG("no SYSCALL record of fdatasync from a worker of %d", pid);
 }
 
 TEST_HARNESS_MAIN

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <mntent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include <sys/eventfd.h>
 #include <sys/fanotify.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -528,6 +530,138 @@ TEST_F(where, overlay_open_goes_to_worker)
 	close(e.result);
 	close(tmp);
 	unlink(path);
+}
+
+/*
+ * In @dir, a regular file "f" and a directory "d", both held open, and a
+ * file of "d" of its own: the entries open both names, cached, and close
+ * the third file, its last reference, each in a chain of its own.  Expect
+ * them to run on a worker (1) or in the submitter (0).
+ */
+static void open_close_in(struct __test_metadata *_metadata,
+			  struct _test_data_where *self, const char *dir,
+			  int worker)
+{
+	struct async_syscall e[3];
+	int dfd, held[2], last;
+	unsigned int i;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, dfd);
+	held[0] = openat(dfd, "f", O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	ASSERT_LE(0, held[0]) TH_LOG("%s: %s", dir, strerror(errno));
+	ASSERT_EQ(0, mkdirat(dfd, "d", 0755));
+	held[1] = openat(dfd, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, held[1]);
+	last = openat(dfd, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, last);
+
+	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+	async_prep_openat(&e[0], dfd, "f", O_RDONLY | O_CLOEXEC, 0);
+	async_prep_openat(&e[1], dfd, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	async_prep_close(&e[2], last);
+	for (i = 0; i < 3; i++)
+		poison(&e[i]);
+	ASSERT_EQ(3, async_submit_wait(e, 3));
+	ASSERT_LE(0, e[0].result) TH_LOG("%s", strerror(-e[0].result));
+	ASSERT_LE(0, e[1].result) TH_LOG("%s", strerror(-e[1].result));
+	ASSERT_EQ(0, e[2].result);
+	EXPECT_EQ(worker, ran_on_worker(self, 0, __NR_openat, e[0].result));
+	EXPECT_EQ(worker, ran_on_worker(self, 1, __NR_openat, e[1].result));
+	EXPECT_EQ(worker, ran_on_worker(self, 2, __NR_close, 0));
+	close(e[0].result);
+	close(e[1].result);
+	close(held[0]);
+	close(held[1]);
+	unlinkat(dfd, "f", 0);
+	unlinkat(dfd, "d", AT_REMOVEDIR);
+	close(dfd);
+}
+
+/*
+ * A writable 9p mount without a cache option, where each open and each
+ * release of a file is a message to the server.  A virtio tag is mounted
+ * once only: the guest's own mount of its output tag is used, if it has
+ * one, else the tag is mounted on @mnt.  Returns the mount's root, or NULL.
+ */
+static const char *uncached_9p(struct _test_data_where *self, char *root,
+			       size_t size, char *mnt, size_t mnt_size)
+{
+	struct mntent *m;
+	FILE *f;
+
+	*mnt = '\0';
+	f = setmntent("/proc/self/mounts", "r");
+	while (f && (m = getmntent(f))) {
+		if (!strcmp(m->mnt_type, "9p") && hasmntopt(m, "rw") &&
+		    !strstr(m->mnt_opts, "cache=")) {
+			snprintf(root, size, "%s", m->mnt_dir);
+			endmntent(f);
+			return root;
+		}
+	}
+	if (f)
+		endmntent(f);
+	snprintf(mnt, mnt_size, "%s/9p", self->dir);
+	if (mkdir(mnt, 0755))
+		return NULL;
+	if (mount("vmout", mnt, "9p", 0, "trans=virtio,version=9p2000.L")) {
+		rmdir(mnt);
+		*mnt = '\0';
+		return NULL;
+	}
+	snprintf(root, size, "%s", mnt);
+	return root;
+}
+
+/*
+ * 9p without a cache asks its server when a file is opened, even by a
+ * name the dentry cache holds, and when the last reference to a file is
+ * dropped: those opens and closes go to a worker, where the submitter
+ * does not wait for the server.
+ */
+TEST_F(where, uncached_9p_open_and_close_go_to_worker)
+{
+	char root[PATH_MAX + 8], mnt[PATH_MAX + 8], dir[PATH_MAX + 32];
+
+	if (!uncached_9p(self, root, sizeof(root), mnt, sizeof(mnt)))
+		SKIP(return, "no writable 9p mount without a cache");
+	snprintf(dir, sizeof(dir), "%s/inline_test.XXXXXX", root);
+	if (!mkdtemp(dir)) {
+		if (*mnt) {
+			umount(mnt);
+			rmdir(mnt);
+		}
+		ASSERT_TRUE(false) TH_LOG("mkdtemp %s: %s", dir, strerror(errno));
+	}
+	TH_LOG("9p without a cache at %s", root);
+	open_close_in(_metadata, self, dir, 1);
+	rmdir(dir);
+	if (*mnt) {
+		umount(mnt);
+		rmdir(mnt);
+	}
+}
+
+/*
+ * The same opens and closes run in the submitter on a local filesystem
+ * (the scratch directory's) and in memory (tmpfs).
+ */
+TEST_F(where, local_open_and_close_run_in_submitter)
+{
+	char shm[] = "/dev/shm/inline_test.XXXXXX";
+	char local[PATH_MAX + 8];
+	struct statfs sf;
+
+	snprintf(local, sizeof(local), "%s/local", self->dir);
+	ASSERT_EQ(0, mkdir(local, 0755));
+	open_close_in(_metadata, self, local, 0);
+	rmdir(local);
+	if (statfs("/dev/shm", &sf) || sf.f_type != TMPFS_MAGIC)
+		SKIP(return, "/dev/shm is not a tmpfs");
+	ASSERT_NE(NULL, mkdtemp(shm));
+	open_close_in(_metadata, self, shm, 0);
+	rmdir(shm);
 }
 
 /* Answers fanotify permission events with FAN_ALLOW until told to stop. */

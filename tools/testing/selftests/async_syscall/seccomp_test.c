@@ -207,6 +207,7 @@ struct child_arg {
 	unsigned int action;
 	unsigned int flags;
 	unsigned int entry_flags;
+	bool match_len;
 };
 
 /* Whether kernel.seccomp.actions_logged has @name. */
@@ -362,6 +363,87 @@ TEST_F(sc, log_runs_errno_refuses)
 	ASSERT_LE(0, self->s.r->res[0]);
 	ASSERT_DONE_RES(-EACCES, self->s.r, 1);
 	ASSERT_TRUE(exists(self->s.dirfd, VICTIM_NAME));
+}
+
+/* --- Operations seen as the system call they do -------------------------- */
+
+/* The length of the ranges the fsync_range filters and entries use. */
+#define RANGE_LEN	4096
+
+/*
+ * Installs a filter that refuses system call a->action (with a->match_len,
+ * only over RANGE_LEN bytes: its third argument), tries the direct call with
+ * the arguments of a ranged one, then submits ASYNC_OP_FSYNC_RANGE over
+ * RANGE_LEN bytes without and with ASYNC_FSYNC_DATASYNC, and with
+ * DATASYNC over twice as many.
+ */
+static int fsync_range_child(void *p)
+{
+	struct child_arg *a = p;
+	struct sock_filter f[] = {
+		LOAD(nr),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, a->action, 1, 0),
+		RET(SECCOMP_RET_ALLOW),
+		LOAD_ARG(2),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, RANGE_LEN, 0, a->match_len),
+		RET(SECCOMP_RET_ERRNO | EACCES),
+		RET(SECCOMP_RET_ALLOW),
+	};
+	struct async_syscall e[3];
+	int fd;
+
+	fd = openat(a->dirfd, FILE_NAME, O_WRONLY | O_CLOEXEC);
+	CHILD_ASSERT(fd >= 0);
+	CHILD_ASSERT(INSTALL(f, 0) == 0);
+	a->r->sync_ret[0] = syscall(a->action, fd, 0, RANGE_LEN, 0);
+	a->r->sync_err[0] = errno;
+
+	async_prep_fsync_range(&e[0], fd, 0, RANGE_LEN, 0);
+	async_prep_fsync_range(&e[1], fd, 0, RANGE_LEN, ASYNC_FSYNC_DATASYNC);
+	async_prep_fsync_range(&e[2], fd, 0, 2 * RANGE_LEN,
+			       ASYNC_FSYNC_DATASYNC);
+	for (int i = 0; i < 3; i++)
+		poison(&e[i]);
+	CHILD_ASSERT(submit_wait(e, 3) == 0);
+	copy_results(a->r, e, 3);
+	return 0;
+}
+
+/*
+ * ASYNC_OP_FSYNC_RANGE without ASYNC_FSYNC_DATASYNC is an fsync(): a
+ * filter that refuses fsync() refuses it, and not the ranged fdatasync.
+ */
+TEST_F(sc, fsync_range_is_fsync)
+{
+	struct child_arg a = {
+		.dirfd = self->s.dirfd, .r = self->s.r, .action = __NR_fsync,
+	};
+
+	RUN_CHILD_OK(fsync_range_child, &a);
+	ASSERT_EQ(-1, self->s.r->sync_ret[0]);
+	ASSERT_EQ(EACCES, self->s.r->sync_err[0]);
+	ASSERT_DONE_RES(-EACCES, self->s.r, 0);
+	ASSERT_DONE_RES(0, self->s.r, 1);
+	ASSERT_DONE_RES(0, self->s.r, 2);
+}
+
+/*
+ * With ASYNC_FSYNC_DATASYNC it is an fdatasync(), whose filter sees the
+ * operation's arguments: the range's length is the third.
+ */
+TEST_F(sc, fsync_range_datasync_is_fdatasync)
+{
+	struct child_arg a = {
+		.dirfd = self->s.dirfd, .r = self->s.r,
+		.action = __NR_fdatasync, .match_len = true,
+	};
+
+	RUN_CHILD_OK(fsync_range_child, &a);
+	ASSERT_EQ(-1, self->s.r->sync_ret[0]);
+	ASSERT_EQ(EACCES, self->s.r->sync_err[0]);
+	ASSERT_DONE_RES(0, self->s.r, 0);
+	ASSERT_DONE_RES(-EACCES, self->s.r, 1);
+	ASSERT_DONE_RES(0, self->s.r, 2);
 }
 
 /* Tests that read the records seccomp logs. */
