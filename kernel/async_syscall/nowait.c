@@ -16,6 +16,7 @@
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fsnotify.h>
+#include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/sched/xacct.h>
 #include <linux/slab.h>
@@ -280,12 +281,17 @@ long async_nowait_openat(const u64 *args)
 }
 
 /*
- * Whether closing @file is quick: a ->flush() or a ->lock() may wait for a
- * server or a device, and the last reference releases the file and drops
- * its name, which a network filesystem does with its server (9p's clunk,
- * CIFS's close, FUSE's release on fuseblk).  Where the open would have
- * been quick, the release is quick for a directory, a pipe, or a regular
- * file that is still linked (an unlinked one is truncated and freed).
+ * Whether closing @file is quick.  A ->flush() or a ->lock() may wait
+ * for a server or a device.  Any close may drop the last reference, as
+ * other threads drop theirs at any time, and the release then drops the
+ * name, which a network filesystem does with its server (9p's clunk,
+ * CIFS's close, FUSE's release on fuseblk); frees an unlinked inode;
+ * gives back what a writer reserved on a block device (ext4's delayed
+ * allocation, xfs's blocks past the end); and puts the mount, whose last
+ * put after a lazy unmount tears down what was mounted on it.  So only a
+ * directory, a pipe or a regular file that is still linked, of a
+ * filesystem that releases without I/O, not written to on a block
+ * device, on a mount still attached.
  */
 static bool async_nowait_close_is_quick(struct file *file)
 {
@@ -293,12 +299,14 @@ static bool async_nowait_close_is_quick(struct file *file)
 
 	if (file->f_op->flush || file->f_op->lock)
 		return false;
-	if (file_count(file) > 1)
-		return true;
-	if (!open_release_nowait(file->f_path.dentry))
+	if (!open_release_nowait(file->f_path.dentry) || !inode->i_nlink ||
+	    (READ_ONCE(file->f_path.mnt->mnt_flags) & MNT_UMOUNT))
+		return false;
+	if ((file->f_mode & FMODE_WRITE) &&
+	    (inode->i_sb->s_type->fs_flags & FS_REQUIRES_DEV))
 		return false;
 	return S_ISDIR(inode->i_mode) || S_ISFIFO(inode->i_mode) ||
-	       (S_ISREG(inode->i_mode) && inode->i_nlink);
+	       S_ISREG(inode->i_mode);
 }
 
 /*

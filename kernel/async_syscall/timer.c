@@ -342,13 +342,20 @@ static long async_timer_interrupted(struct async_timer *t)
 {
 	ktime_t left = hrtimer_expires_remaining(&t->timer);
 	struct timespec64 rmt;
+	u64 rights;
+	int ret;
 
 	if (!t->rem)
 		return -EINTR;
 	if (left <= 0)
 		return 0;
 	rmt = ktime_to_timespec64(left);
-	return put_timespec64(&rmt, t->rem) ? -EFAULT : -EINTR;
+	/* With the submitter's protection keys, whichever thread cancels. */
+	rights = arch_async_pkey_rights();
+	arch_async_set_pkey_rights(t->batch->pkey_rights);
+	ret = put_timespec64(&rmt, t->rem);
+	arch_async_set_pkey_rights(rights);
+	return ret ? -EFAULT : -EINTR;
 }
 
 /*

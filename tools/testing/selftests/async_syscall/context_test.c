@@ -992,4 +992,50 @@ TEST(pkey_rights_of_submitter)
 	close(fd);
 }
 
+/*
+ * A cancel ends a sleep on a timer in the cancelling thread, which writes
+ * the time left to the sleep's remainder: with the rights of the sleep's
+ * submitter, not its own.
+ */
+TEST(pkey_rights_of_cancelled_sleep)
+{
+	const long page = sysconf(_SC_PAGESIZE);
+	const struct timespec ts = { 1000, 0 };
+	static const char untouched[sizeof(struct timespec)];
+	struct async_syscall e;
+	uint64_t rights;
+	char *buf;
+	int pkey;
+
+#ifdef NO_PKEY_RIGHTS
+	SKIP(return, NO_PKEY_RIGHTS);
+#endif
+	pkey = syscall(SYS_pkey_alloc, 0, 0);
+	if (pkey < 0 && (errno == ENOSPC || errno == EINVAL ||
+			 errno == ENOSYS))
+		SKIP(return, "no protection keys: %s", strerror(errno));
+	ASSERT_LE(0, pkey);
+	buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	memset(buf, 0, page);
+	ASSERT_EQ(0, syscall(SYS_pkey_mprotect, buf, page,
+			     PROT_READ | PROT_WRITE, pkey));
+
+	/* Submitted by a thread that may not write the remainder's page. */
+	async_prep_nanosleep(&e, &ts);
+	e.args[1] = async_ptr(buf);
+	rights = pkey_rights();
+	set_pkey_rights(pkey_deny_write(rights, pkey));
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	set_pkey_rights(rights);
+	ASSERT_EQ(1, async_submit(&e, 1, ASYNC_SUBMIT_CANCEL));
+	ASSERT_EQ(0, wait_done(&e, WAIT_TIMEOUT_S));
+	ASSERT_RESULT(-EFAULT, &e);
+	ASSERT_EQ(0, memcmp(buf, untouched, sizeof(untouched)));
+
+	munmap(buf, page);
+	syscall(SYS_pkey_free, pkey);
+}
+
 TEST_HARNESS_MAIN

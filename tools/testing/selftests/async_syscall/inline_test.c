@@ -664,6 +664,42 @@ TEST_F(where, local_open_and_close_run_in_submitter)
 	rmdir(shm);
 }
 
+/*
+ * A close whose release may need I/O goes to a worker, however many
+ * references the file has when it is looked at: a directory removed while
+ * open, whose release frees its inode, and a file written on a block
+ * device, whose release may give back reserved blocks or start writeback.
+ */
+TEST_F(where, releasing_close_goes_to_worker)
+{
+	char gone[PATH_MAX + 8];
+	struct async_syscall e[2];
+	struct statfs sf;
+	int dirfd, wfd;
+
+	ASSERT_EQ(0, statfs(self->dir, &sf));
+	if (sf.f_type != EXT4_SUPER_MAGIC)
+		SKIP(return, "%s is not on ext4", self->dir);
+	snprintf(gone, sizeof(gone), "%s/gone", self->dir);
+	ASSERT_EQ(0, mkdir(gone, 0755));
+	dirfd = open(gone, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ASSERT_LE(0, dirfd);
+	ASSERT_EQ(0, rmdir(gone));
+	wfd = open(self->path, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, wfd);
+
+	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+	async_prep_close(&e[0], dirfd);
+	async_prep_close(&e[1], wfd);
+	poison(&e[0]);
+	poison(&e[1]);
+	ASSERT_EQ(2, async_submit_wait(e, 2));
+	ASSERT_EQ(0, e[0].result);
+	ASSERT_EQ(0, e[1].result);
+	EXPECT_EQ(1, ran_on_worker(self, 0, __NR_close, 0));
+	EXPECT_EQ(1, ran_on_worker(self, 1, __NR_close, 0));
+}
+
 /* Answers fanotify permission events with FAN_ALLOW until told to stop. */
 struct perm_listener {
 	int fd;
