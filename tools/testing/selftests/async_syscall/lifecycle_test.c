@@ -719,7 +719,7 @@ TEST(held_batches_bounded)
 	if (geteuid())
 		SKIP(return, "needs root to switch to an unprivileged uid");
 	ASSERT_EQ(0, run_child(held_child, r, &status, &pid));
-	TH_LOG("%d calls held %ld KiB (MemAvailable); a cancel of each: %d entries held, %lld us, %ld cancelled",
+	TH_LOG("%d calls held %ld KiB; cancels over %d entries: %lld us, %ld cancelled",
 	       r->calls, r->held_kb,
 	       r->calls * ASYNC_SUBMIT_MAX_ENTRIES,
 	       (long long)r->cancel_ns / 1000, r->cancelled);
