@@ -731,9 +731,9 @@ TEST(held_batches_bounded)
 
 /* Filters of BPF_MAXINSNS a thread installs: as many as one path takes. */
 #define PIN_FILTERS		7
-#define PIN_THREADS		64
-/* What the sleeps may hold, in KiB: the filters alone would be 14 MiB. */
-#define PIN_MAX_KB		(4 * 1024)
+#define PIN_THREADS		16
+/* What the sleeps may hold, in KiB: the filters alone would be 7.5 MiB. */
+#define PIN_MAX_KB		(3 * 1024)
 /* How long the exited threads' own references may take to go. */
 #define PIN_SETTLE_S		5
 
