@@ -589,7 +589,6 @@ static bool async_issue_untried(struct async_worker *w,
 static void async_run_chain(struct async_worker *w, struct async_batch *batch,
 			    struct async_req *first, bool untried)
 {
-	struct async_ctx *ctx = batch->ctx;
 	const struct cred *old_cred;
 	bool failed;
 	u32 i;
