@@ -679,7 +679,7 @@ TEST_F(where, releasing_close_goes_to_worker)
 
 	ASSERT_EQ(0, statfs(self->dir, &sf));
 	if (sf.f_type != EXT4_SUPER_MAGIC)
-		SKIP(return, "%s is not on ext4", self->dir);
+		SKIP(return, "the test directory is not on ext4");
 	snprintf(gone, sizeof(gone), "%s/gone", self->dir);
 	ASSERT_EQ(0, mkdir(gone, 0755));
 	dirfd = open(gone, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
