@@ -18,6 +18,7 @@
 #include <linux/fsnotify.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
+#include <linux/pagemap.h>
 #include <linux/sched/xacct.h>
 #include <linux/slab.h>
 #include <linux/task_work.h>
@@ -290,8 +291,10 @@ long async_nowait_openat(const u64 *args)
  * allocation, xfs's blocks past the end); and puts the mount, whose last
  * put after a lazy unmount tears down what was mounted on it.  So only a
  * directory, a pipe or a regular file that is still linked, of a
- * filesystem that releases without I/O, not written to on a block
- * device, on a mount still attached.
+ * filesystem that releases without I/O, not written to nor dirty on a
+ * block device, on a mount still attached.  An unlink or a lazy unmount
+ * that races the close may still leave the release to the submitter: it
+ * then waits, as close() would, and nothing else is affected.
  */
 static bool async_nowait_close_is_quick(struct file *file)
 {
@@ -302,8 +305,10 @@ static bool async_nowait_close_is_quick(struct file *file)
 	if (!open_release_nowait(file->f_path.dentry) || !inode->i_nlink ||
 	    (READ_ONCE(file->f_path.mnt->mnt_flags) & MNT_UMOUNT))
 		return false;
-	if ((file->f_mode & FMODE_WRITE) &&
-	    (inode->i_sb->s_type->fs_flags & FS_REQUIRES_DEV))
+	/* A truncated file may be flushed at any close (ext4, xfs, btrfs). */
+	if ((inode->i_sb->s_type->fs_flags & FS_REQUIRES_DEV) &&
+	    ((file->f_mode & FMODE_WRITE) ||
+	     mapping_tagged(inode->i_mapping, PAGECACHE_TAG_DIRTY)))
 		return false;
 	return S_ISDIR(inode->i_mode) || S_ISFIFO(inode->i_mode) ||
 	       S_ISREG(inode->i_mode);

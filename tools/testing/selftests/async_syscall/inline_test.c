@@ -667,15 +667,17 @@ TEST_F(where, local_open_and_close_run_in_submitter)
 /*
  * A close whose release may need I/O goes to a worker, however many
  * references the file has when it is looked at: a directory removed while
- * open, whose release frees its inode, and a file written on a block
- * device, whose release may give back reserved blocks or start writeback.
+ * open, whose release frees its inode, a file written on a block device,
+ * whose release may give back reserved blocks or start writeback, and a
+ * file read there whose pages are dirty, which a release may flush.
  */
 TEST_F(where, releasing_close_goes_to_worker)
 {
 	char gone[PATH_MAX + 8];
-	struct async_syscall e[2];
+	struct async_syscall e[3];
+	int dirfd, wfd, rfd, fd;
 	struct statfs sf;
-	int dirfd, wfd;
+	unsigned int i;
 
 	ASSERT_EQ(0, statfs(self->dir, &sf));
 	if (sf.f_type != EXT4_SUPER_MAGIC)
@@ -687,17 +689,25 @@ TEST_F(where, releasing_close_goes_to_worker)
 	ASSERT_EQ(0, rmdir(gone));
 	wfd = open(self->path, O_WRONLY | O_CLOEXEC);
 	ASSERT_LE(0, wfd);
+	/* A reader's close of a file with dirty pages may flush them. */
+	rfd = open(self->path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, rfd);
+	fd = open(self->path, O_WRONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(1, pwrite(fd, self->data, 1, 0));
+	ASSERT_EQ(0, close(fd));
 
 	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
 	async_prep_close(&e[0], dirfd);
 	async_prep_close(&e[1], wfd);
-	poison(&e[0]);
-	poison(&e[1]);
-	ASSERT_EQ(2, async_submit_wait(e, 2));
-	ASSERT_EQ(0, e[0].result);
-	ASSERT_EQ(0, e[1].result);
-	EXPECT_EQ(1, ran_on_worker(self, 0, __NR_close, 0));
-	EXPECT_EQ(1, ran_on_worker(self, 1, __NR_close, 0));
+	async_prep_close(&e[2], rfd);
+	for (i = 0; i < 3; i++)
+		poison(&e[i]);
+	ASSERT_EQ(3, async_submit_wait(e, 3));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, e[i].result);
+		EXPECT_EQ(1, ran_on_worker(self, i, __NR_close, 0));
+	}
 }
 
 /* Answers fanotify permission events with FAN_ALLOW until told to stop. */
