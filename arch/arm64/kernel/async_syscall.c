@@ -5,12 +5,12 @@
 
 #include <linux/async_syscall.h>
 #include <linux/audit.h>
+#include <linux/cpufeature.h>
 #include <linux/nospec.h>
 #include <linux/random.h>
 #include <linux/randomize_kstack.h>
 #include <linux/sched/task_stack.h>
 #include <asm/barrier.h>
-#include <asm/cpufeature.h>
 #include <asm/syscall.h>
 #include <asm/sysreg.h>
 #include <asm/unistd.h>
