@@ -930,6 +930,35 @@ static uint64_t pkey_deny_write(uint64_t rights, int pkey)
  * a pread into such a page fails with EFAULT as the direct call does, and
  * succeeds again once the rights are back.
  */
+/* What pkey_alloc() fails with where there are no keys to give. */
+static bool no_pkeys(int err)
+{
+	return err == ENOSPC || err == EINVAL || err == ENOSYS;
+}
+
+/*
+ * A zeroed page of a new protection key, which pkey_alloc() opens to the
+ * calling thread alone: the page, or MAP_FAILED with errno set, and
+ * *@pkey negative if no key was had.
+ */
+static char *pkey_page(long page, int *pkey)
+{
+	char *buf;
+
+	*pkey = syscall(SYS_pkey_alloc, 0, 0);
+	if (*pkey < 0)
+		return MAP_FAILED;
+	buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf != MAP_FAILED &&
+	    syscall(SYS_pkey_mprotect, buf, page, PROT_READ | PROT_WRITE,
+		    *pkey)) {
+		munmap(buf, page);
+		return MAP_FAILED;
+	}
+	return buf;
+}
+
 TEST(pkey_rights_of_submitter)
 {
 	const long page = sysconf(_SC_PAGESIZE);
@@ -945,17 +974,10 @@ TEST(pkey_rights_of_submitter)
 	fd = memfd_create("pkey", MFD_CLOEXEC);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(4, write(fd, "abcd", 4));
-	/* pkey_alloc() opens the new key to this thread alone. */
-	pkey = syscall(SYS_pkey_alloc, 0, 0);
-	if (pkey < 0 && (errno == ENOSPC || errno == EINVAL ||
-			 errno == ENOSYS))
+	buf = pkey_page(page, &pkey);
+	if (pkey < 0 && no_pkeys(errno))
 		SKIP(return, "no protection keys: %s", strerror(errno));
-	ASSERT_LE(0, pkey);
-	buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, buf);
-	ASSERT_EQ(0, syscall(SYS_pkey_mprotect, buf, page,
-			     PROT_READ | PROT_WRITE, pkey));
 
 	/* A worker, made while the thread may write there, and writing. */
 	async_prep_pread(&e, fd, buf, 4, 0);
@@ -1010,17 +1032,10 @@ TEST(pkey_rights_of_cancelled_sleep)
 #ifdef NO_PKEY_RIGHTS
 	SKIP(return, NO_PKEY_RIGHTS);
 #endif
-	pkey = syscall(SYS_pkey_alloc, 0, 0);
-	if (pkey < 0 && (errno == ENOSPC || errno == EINVAL ||
-			 errno == ENOSYS))
+	buf = pkey_page(page, &pkey);
+	if (pkey < 0 && no_pkeys(errno))
 		SKIP(return, "no protection keys: %s", strerror(errno));
-	ASSERT_LE(0, pkey);
-	buf = mmap(NULL, page, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, buf);
-	memset(buf, 0, page);
-	ASSERT_EQ(0, syscall(SYS_pkey_mprotect, buf, page,
-			     PROT_READ | PROT_WRITE, pkey));
 
 	/* Submitted by a thread that may not write the remainder's page. */
 	async_prep_nanosleep(&e, &ts);
