@@ -9,7 +9,13 @@
  * misaligned ones), numbers off the whitelist, random chains and references,
  * good and bad, random entry flags and entry sizes, random submit flags
  * (probe, wait, cancel), cancels entries in flight, and forks children that
- * submit and then exit or are killed.
+ * submit and then exit or are killed.  Now and then it runs several
+ * submitting threads at once, each on its own arrays, with a thread that
+ * cancels the others' entries, threads that unshare their file table or
+ * filesystem context or exit with entries in flight; children that exec,
+ * exit or are killed with entries in memory they share with it; and, when
+ * it runs as root, a child that changes its uid and its root between
+ * submissions and checks that each entry ran with those of its call.
  *
  * Nothing may reach outside its scratch directory: paths come from a fixed
  * list of names without '/', descriptors are its own, files stay small, and
@@ -21,15 +27,18 @@
  * that entry's errno, also found in that entry's result; a good call
  * returns the number of entries, and each completes within COMPLETE_S with
  * a result in range for its call and the chain rules kept; a cancel counts
- * no more entries than were in flight.  It prints the seed, submissions,
- * seconds and submissions per second, and exits non-zero on any
- * inconsistency, naming the seed.
+ * no more entries than were in flight, also one from another thread; the
+ * entries of a child are all done once it is reaped.  It prints the seed,
+ * submissions, seconds and submissions per second, then what the threads
+ * and children did, and exits non-zero on any inconsistency, naming the
+ * seed.
  *
  * The fuzzing runs in a child whose standard descriptors are /dev/null
  * (entries may write to or close any small descriptor); the parent keeps
  * the real ones, watches for a hang or an unexpected death, and reports.
- * A seed gives the same sequence of submissions; what the kernel does with
- * them still depends on timing.  Without -s the seed is random.
+ * A seed gives the same sequence of submissions in each thread; what the
+ * kernel does with them, how the threads interleave and where a run of
+ * SUBMISSIONS ends still depend on timing.  Without -s the seed is random.
  */
 
 #define _GNU_SOURCE
@@ -39,6 +48,8 @@
 #include <getopt.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -79,6 +90,22 @@
 #define MAX_KIDS	4
 #define KID_KILL_MS	30
 #define REBUILD_EVERY	256
+/*
+ * Main loop steps between an episode of threads (about a sixth of the
+ * submissions), a child that execs, exits or is killed, in turn, with
+ * entries in shared memory, and a child that changes credentials and root.
+ * Each period starts at a random step of its first half, so that short
+ * runs see every kind.
+ */
+/*
+ * The wide modes below, with -w only: two of their failures are not
+ * understood yet (an EINTR in a thread's ASYNC_SUBMIT_WAIT call, an EBADF
+ * in a credentials child's probe), and CI's run must not be flaky.
+ */
+static bool wide;
+#define THREADS_EVERY	800
+#define XKID_EVERY	1000
+#define CREDKID_EVERY	2500
 /* System call numbers of this kernel: 0 to 463 (async_submit). */
 #define NR_SYSCALLS	464
 /* Unassigned numbers between the last old call and the new ones. */
@@ -89,7 +116,7 @@
 
 /* --- Random numbers ---------------------------------------------------- */
 
-static uint64_t rng;
+static __thread uint64_t rng;
 
 static uint64_t rnd64(void)
 {
@@ -124,12 +151,29 @@ struct report {
 	unsigned long submissions, entries, completed, refused, probes;
 	unsigned long waits, cancels, cancelled, kids, rebuilds;
 	unsigned long progress;
+	/* Threads: episodes, submitters, those that exit or unshare. */
+	unsigned long episodes, threads, texits, unshares;
+	/* Cancels of another thread's entries, and the entries they counted. */
+	unsigned long xcancels, xcancelled;
+	/* Children with entries in flight in shared memory, by their end. */
+	unsigned long execs, xexits, xkills;
+	/* Children that change credentials or root between submissions. */
+	unsigned long credkids, setuids, chroots, probes_late, probes_total;
+	/* Time spent in each of those kinds, and their submissions. */
+	unsigned long ns_threads, ns_xkids, ns_credkids;
+	unsigned long subs_threads;
 	int cancel_supported;
 	int finished;
 	char msg[16384];
 };
 
 static struct report *rep;
+
+/* Counters that several threads and children add to. */
+static void bump(unsigned long *counter, unsigned long n)
+{
+	__atomic_fetch_add(counter, n, __ATOMIC_RELAXED);
+}
 
 /* --- Errors an entry or a call must be refused with -------------------- */
 
@@ -315,18 +359,36 @@ static unsigned int nr_errs(unsigned int nr)
  */
 struct emeta {
 	int call;		/* index in calls[], -1 off the whitelist */
-	bool touched;		/* a cancel covered it */
+	bool touched;		/* a cancel, or the death of its process, covered it */
+	int want;		/* WANT_* or a negative errno: the result it must have */
 };
+
+/* What an entry of a probe must end with, beyond check_result(). */
+#define WANT_ANY		0
+#define WANT_OK		1	/* success */
+#define WANT_OK_ENOENT	2	/* success or -ENOENT */
 
 /* A cancel that covered entries of a slot's submission, for the report. */
 struct cancel_log {
-	unsigned long subs;	/* the fuzzer's submission counter then */
+	unsigned long subs;	/* the canceller's submission counter then */
 	unsigned int a, b;	/* entries [a, b) */
 	unsigned int in_flight;	/* of them, not done before the call */
 	long ret;
+	const char *by;		/* NULL: the thread that submitted it */
 };
 
 #define MAX_CANCEL_LOG	8
+
+/*
+ * What a cancel from another thread may rely on: the owner does not build
+ * the slot again while the slot is pinned, and a pin taken while the slot
+ * is idle is dropped unused (both sides use sequentially consistent
+ * atomics, so one of them sees the other).
+ */
+enum { S_IDLE, S_SUBMITTING, S_BUSY };
+
+/* How far the child of a shared slot got, for the parent's checks. */
+enum { X_NONE, X_SUBMITTING, X_RETURNED };
 
 struct slot {
 	bool busy;
@@ -338,9 +400,29 @@ struct slot {
 	struct emeta meta[MAX_N];
 	struct cancel_log cancels[MAX_CANCEL_LOG];
 	unsigned int ncancels;
+	char *map;		/* its mapping */
+	int state, pins;
+	bool probe;		/* a credentials probe not counted yet */
+	char where[64];		/* who submitted it, in what context */
+	/* A slot in memory shared with a child: the child's call. */
+	int xstate, xerr;
+	unsigned int xflags;
+	long xret;
 };
 
-static struct slot slots[NSLOTS];
+#define MAX_THREADS	4
+#define TSLOTS		8
+#define NXSLOTS		2
+
+static struct slot main_slots[NSLOTS];
+static struct slot thread_slots[MAX_THREADS][TSLOTS];
+/* Shared with the children that exec, exit or are killed. */
+static struct slot *xslots;
+/* The slots of the calling thread. */
+static __thread struct slot *slots;
+static __thread unsigned int nslots;
+/* What the calling thread is, for the report: "main thread", ... */
+static __thread char where[64];
 static char *ro_page, *unmapped;
 static long fd_limit;
 
@@ -349,16 +431,18 @@ static struct async_syscall *ent(const struct slot *s, unsigned int i)
 	return (void *)(s->ents + (size_t)i * s->esize);
 }
 
-static char *map_slot_memory(struct slot *s)
+#define SLOT_PAGES	(1 + ENT_PAGES + 1 + RO_PAGES + 1 + RW_PAGES + 1 + \
+			 DATA_PAGES + 1)
+
+static char *map_slot_memory(struct slot *s, int share)
 {
-	size_t pages = 1 + ENT_PAGES + 1 + RO_PAGES + 1 + RW_PAGES + 1 +
-		       DATA_PAGES + 1;
-	char *m = mmap(NULL, pages * PAGE, PROT_NONE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m = mmap(NULL, SLOT_PAGES * PAGE, PROT_NONE,
+		       share | MAP_ANONYMOUS, -1, 0);
 	char *p = m;
 
 	if (m == MAP_FAILED)
 		return NULL;
+	s->map = m;
 	p += PAGE;
 	mprotect(p, ENT_PAGES * PAGE, PROT_READ | PROT_WRITE);
 	s->ents_end = p + ENT_PAGES * PAGE;
@@ -887,11 +971,9 @@ static void break_entry(struct slot *s, unsigned int i, unsigned int chain_start
 	}
 }
 
-/* Fill slot @s with @n random entries of @esize bytes. */
-static void build(struct slot *s, unsigned int n, size_t esize)
+/* Start filling slot @s with @n entries of @esize bytes. */
+static void build_begin(struct slot *s, unsigned int n, size_t esize)
 {
-	unsigned int i = 0, j, a, len, start;
-
 	mprotect(s->ro, RO_PAGES * PAGE, PROT_READ | PROT_WRITE);
 	s->ro_used = 0;
 	s->rw_used = 0;
@@ -900,7 +982,40 @@ static void build(struct slot *s, unsigned int n, size_t esize)
 	s->ents = s->ents_end - (size_t)n * esize;
 	memset(s->ents, 0, (size_t)n * esize);
 	memset(s->meta, 0, sizeof(s->meta));
+	s->probe = false;
+}
 
+static void build_end(struct slot *s)
+{
+	mprotect(s->ro, RO_PAGES * PAGE, PROT_READ);
+}
+
+/* A random whitelisted call at @i, step @j of the chain that began at @start. */
+static void fill_call(struct slot *s, unsigned int i, unsigned int j,
+		      unsigned int start)
+{
+	struct async_syscall *e = ent(s, i);
+	const struct call *c;
+	unsigned int a;
+
+	s->meta[i].call = rnd(NCALLS);
+	c = &calls[s->meta[i].call];
+	e->nr = c->nr;
+	for (a = 0; a < c->nargs; a++) {
+		e->args[a] = gen_arg(s, c->kind[a]);
+		if (j && !no_ref(c->kind[a]) && chance(12)) {
+			e->arg_refs |= 1U << a;
+			e->args[a] = start + rnd(j);
+		}
+	}
+}
+
+/* Fill slot @s with @n random entries of @esize bytes. */
+static void build(struct slot *s, unsigned int n, size_t esize)
+{
+	unsigned int i = 0, j, len, start;
+
+	build_begin(s, n, esize);
 	while (i < n) {
 		len = chance(50) ? 1 : 1 + rnd(5);
 		if (len > n - i)
@@ -908,19 +1023,9 @@ static void build(struct slot *s, unsigned int n, size_t esize)
 		start = i;
 		for (j = 0; j < len; j++, i++) {
 			struct async_syscall *e = ent(s, i);
-			const struct call *c;
 
 			if (chance(98)) {
-				s->meta[i].call = rnd(NCALLS);
-				c = &calls[s->meta[i].call];
-				e->nr = c->nr;
-				for (a = 0; a < c->nargs; a++) {
-					e->args[a] = gen_arg(s, c->kind[a]);
-					if (j && !no_ref(c->kind[a]) && chance(12)) {
-						e->arg_refs |= 1U << a;
-						e->args[a] = start + rnd(j);
-					}
-				}
+				fill_call(s, i, j, start);
 			} else {
 				s->meta[i].call = -1;
 				e->nr = gen_bad_nr();
@@ -939,7 +1044,73 @@ static void build(struct slot *s, unsigned int n, size_t esize)
 	/* Sometimes a link off the end. */
 	if (chance(2))
 		ent(s, n - 1)->flags |= ASYNC_SYSCALL_LINK;
-	mprotect(s->ro, RO_PAGES * PAGE, PROT_READ);
+	build_end(s);
+}
+
+/* Entry @i of @s: call @nr with @flags and arguments, none a reference. */
+static void put_call(struct slot *s, unsigned int i, unsigned int nr,
+		     unsigned int flags, uint64_t a0, uint64_t a1, uint64_t a2,
+		     uint64_t a3)
+{
+	struct async_syscall *e = ent(s, i);
+
+	e->nr = nr;
+	e->flags = flags;
+	e->args[0] = a0;
+	e->args[1] = a1;
+	e->args[2] = a2;
+	e->args[3] = a3;
+	s->meta[i].call = find_call(nr) - calls;
+	poison(e);
+}
+
+/* A nanosleep() of @ms at @i: on a timer alone, else on a worker. */
+static void put_sleep(struct slot *s, unsigned int i, unsigned int ms,
+		      unsigned int flags)
+{
+	struct timespec *ts = ro_alloc(s, sizeof(*ts));
+
+	ts->tv_sec = 0;
+	ts->tv_nsec = ms * NSEC_PER_MSEC;
+	put_call(s, i, __NR_nanosleep, flags, (uintptr_t)ts, 0, 0, 0);
+}
+
+/*
+ * Fill @s with @n good entries that take up to @ms milliseconds: sleeps on
+ * timers and on workers, chains that run a random call after a sleep and,
+ * if @stuck_fd is a blocking pipe's read end that nothing writes, reads
+ * that end only when their process dies.
+ */
+static void build_slow(struct slot *s, unsigned int n, unsigned int ms,
+		       int stuck_fd)
+{
+	unsigned int i;
+
+	build_begin(s, n, sizeof(struct async_syscall));
+	for (i = 0; i < n; i++) {
+		switch (rnd(stuck_fd >= 0 ? 4 : 3)) {
+		case 0:
+			put_sleep(s, i, 1 + rnd(ms), 0);
+			break;
+		case 1:
+			put_sleep(s, i, 1 + rnd(ms), ASYNC_SYSCALL_FORCE_ASYNC);
+			break;
+		case 2:
+			if (i + 1 == n) {
+				put_sleep(s, i, 1 + rnd(ms), 0);
+				break;
+			}
+			put_sleep(s, i, 1 + rnd(ms), ASYNC_SYSCALL_LINK);
+			fill_call(s, i + 1, 1, i);
+			poison(ent(s, ++i));
+			break;
+		default:
+			put_call(s, i, __NR_read, 0, stuck_fd, (uintptr_t)s->data,
+				 1, 0);
+			break;
+		}
+	}
+	build_end(s);
 }
 
 /*
@@ -1002,18 +1173,48 @@ struct kid {
 static struct kid kids[MAX_KIDS];
 static int nkids;
 
-static void __printf(1, 2) __noreturn fail(const char *fmt, ...)
+static int failing;
+static __thread bool fail_owner;
+
+/*
+ * The first thread to fail writes the report and ends the process; any
+ * other waits for that.
+ */
+static void fail_lock(void)
 {
-	size_t len = strlen(rep->msg);
-	va_list ap;
+	if (fail_owner)
+		return;
+	if (__atomic_exchange_n(&failing, 1, __ATOMIC_SEQ_CST))
+		for (;;)
+			pause();
+	fail_owner = true;
+}
+
+static void __noreturn fail_now(void)
+{
 	int i;
 
-	va_start(ap, fmt);
-	vsnprintf(rep->msg + len, sizeof(rep->msg) - len, fmt, ap);
-	va_end(ap);
 	for (i = 0; i < nkids; i++)
 		kill(kids[i].pid, SIGKILL);
 	_exit(1);
+}
+
+/* Report what failed, in which thread or child, and end the fuzzer. */
+static void __printf(1, 2) __noreturn fail(const char *fmt, ...)
+{
+	size_t len;
+	va_list ap;
+
+	fail_lock();
+	len = strlen(rep->msg);
+	len += snprintf(rep->msg + len, sizeof(rep->msg) - len, "in the %s: ",
+			where);
+	if (len < sizeof(rep->msg)) {
+		va_start(ap, fmt);
+		vsnprintf(rep->msg + len, sizeof(rep->msg) - len, fmt, ap);
+		va_end(ap);
+	}
+	fail_now();
 }
 
 static const char *entry_name(const struct slot *s, unsigned int i)
@@ -1023,9 +1224,11 @@ static const char *entry_name(const struct slot *s, unsigned int i)
 
 static void __printf(1, 2) report_add(const char *fmt, ...)
 {
-	size_t len = strlen(rep->msg);
+	size_t len;
 	va_list ap;
 
+	fail_lock();
+	len = strlen(rep->msg);
 	va_start(ap, fmt);
 	vsnprintf(rep->msg + len, sizeof(rep->msg) - len, fmt, ap);
 	va_end(ap);
@@ -1042,8 +1245,8 @@ static void report_slot(const struct slot *s, unsigned int bad)
 {
 	unsigned int i, a;
 
-	report_add("# submission %lu, %u entries of %zu bytes:\n", s->id, s->n,
-		   s->esize);
+	report_add("# submission %lu of the %s, %u entries of %zu bytes:\n",
+		   s->id, s->where, s->n, s->esize);
 	for (i = 0; i < s->n; i++) {
 		const struct async_syscall *e = ent(s, i);
 
@@ -1057,14 +1260,20 @@ static void report_slot(const struct slot *s, unsigned int bad)
 				report_add(" a%u=%#llx", a,
 					   (unsigned long long)final_arg(s, i, a));
 		}
-		report_add(" -> %lld done %#x%s\n", (long long)e->result, e->done,
+		report_add(" -> %lld done %#x%s", (long long)e->result, e->done,
 			   s->meta[i].touched ? " (cancel covered it)" : "");
+		if (s->meta[i].want)
+			report_add(" (want %s)", s->meta[i].want == WANT_OK ? "success" :
+				   s->meta[i].want == WANT_OK_ENOENT ? "success or ENOENT" :
+				   strerror(-s->meta[i].want));
+		report_add("\n");
 	}
 	for (i = 0; i < s->ncancels && i < MAX_CANCEL_LOG; i++)
-		report_add("# cancel at step %lu of entries %u-%u: %u in flight, returned %ld\n",
-			   s->cancels[i].subs, s->cancels[i].a,
-			   s->cancels[i].b - 1, s->cancels[i].in_flight,
-			   s->cancels[i].ret);
+		report_add("# cancel at step %lu by %s, entries %u-%u: %u in flight, got %ld\n",
+			   s->cancels[i].subs,
+			   s->cancels[i].by ? s->cancels[i].by : "the submitter",
+			   s->cancels[i].a, s->cancels[i].b - 1,
+			   s->cancels[i].in_flight, s->cancels[i].ret);
 	if (s->ncancels > MAX_CANCEL_LOG)
 		report_add("# and %u more cancels\n", s->ncancels - MAX_CANCEL_LOG);
 	if (!s->ncancels)
@@ -1098,14 +1307,20 @@ static void __printf(3, 4) __noreturn fail_entry(const struct slot *s,
 	char why[256];
 	va_list ap;
 
+	fail_lock();
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	report_add("submission %lu entry %u (%s): %s", s->id, i,
-		   entry_name(s, i), why);
+	report_add("submission %lu of the %s, entry %u (%s): %s", s->id,
+		   s->where, i, entry_name(s, i), why);
 	report_slot(s, i);
 	report_fds();
-	fail("%s", "");
+	fail_now();
+}
+
+static void slot_state(struct slot *s, int state)
+{
+	__atomic_store_n(&s->state, state, __ATOMIC_SEQ_CST);
 }
 
 /* --- Checking completions ----------------------------------------------------- */
@@ -1130,7 +1345,7 @@ static void check_result(const struct slot *s, unsigned int i)
 	if (res < -4095 || (res <= -512 && res >= -516))
 		fail_entry(s, i, "result %lld is no errno\n", (long long)res);
 	if (res == -ECANCELED || res == -EINTR) {
-		if (!s->meta[i].touched)
+		if (!__atomic_load_n(&s->meta[i].touched, __ATOMIC_ACQUIRE))
 			fail_entry(s, i, "%s, not cancelled\n", strerror(-res));
 		return;
 	}
@@ -1165,6 +1380,20 @@ static void check_result(const struct slot *s, unsigned int i)
 		fail_entry(s, i, "result %lld out of range\n", (long long)res);
 }
 
+/* The result a probe expects of entry @i, if it expects one. */
+static void check_want(const struct slot *s, unsigned int i)
+{
+	__s64 res = ent(s, i)->result;
+	int want = s->meta[i].want;
+
+	if (want == WANT_ANY || (want == WANT_OK && res >= 0) ||
+	    (want == WANT_OK_ENOENT && (res >= 0 || res == -ENOENT)) ||
+	    (want < 0 && res == want))
+		return;
+	fail_entry(s, i, "result %lld is not what the context of its submission gives\n",
+		   (long long)res);
+}
+
 /* All entries of @s completed: check them, chain by chain. */
 static void check_slot(struct slot *s)
 {
@@ -1185,10 +1414,11 @@ static void check_slot(struct slot *s)
 		} else {
 			check_result(s, i);
 		}
+		check_want(s, i);
 		if (e->result < 0)
 			failed = true;
 	}
-	rep->completed += s->n;
+	bump(&rep->completed, s->n);
 }
 
 static bool slot_done(const struct slot *s)
@@ -1222,6 +1452,7 @@ static void finish_slot(struct slot *s)
 	}
 	check_slot(s);
 	s->busy = false;
+	slot_state(s, S_IDLE);
 }
 
 static void reap_slots(void)
@@ -1229,7 +1460,7 @@ static void reap_slots(void)
 	int64_t now = now_ns();
 	int k;
 
-	for (k = 0; k < NSLOTS; k++) {
+	for (k = 0; k < (int)nslots; k++) {
 		struct slot *s = &slots[k];
 
 		if (!s->busy)
@@ -1242,7 +1473,7 @@ static void reap_slots(void)
 
 /* --- Actions ------------------------------------------------------------------ */
 
-static unsigned long subs;
+static __thread unsigned long subs;
 
 enum call_defect {
 	D_NONE, D_NR0, D_NR_BIG, D_SIZE_SMALL, D_SIZE_ODD, D_SIZE_BIG,
@@ -1254,7 +1485,7 @@ static long submit_raw(void *p, unsigned int nr, size_t size,
 		       unsigned int flags)
 {
 	subs++;
-	rep->submissions++;
+	bump(&rep->submissions, 1);
 	return async_submit_raw(p, nr, size, flags);
 }
 
@@ -1276,7 +1507,7 @@ static void expect_refused(struct slot *s, long ret, int err, unsigned int errs,
 			fail("submission %lu refused, but entry %u completed\n",
 			     subs, i);
 	}
-	rep->refused++;
+	bump(&rep->refused, 1);
 }
 
 static void check_probe(struct slot *s, long ret, int err)
@@ -1305,16 +1536,20 @@ static void check_probe(struct slot *s, long ret, int err)
 			     entry_name(s, i), (long long)res);
 		}
 	}
-	rep->probes++;
+	bump(&rep->probes, 1);
 }
 
 static struct slot *next_slot(void)
 {
-	static unsigned int next;
-	struct slot *s = &slots[next++ % NSLOTS];
+	static __thread unsigned int next;
+	struct slot *s = &slots[next++ % nslots];
 
 	if (s->busy)
 		finish_slot(s);
+	/* No cancel of another thread may still count on what it holds. */
+	while (__atomic_load_n(&s->pins, __ATOMIC_SEQ_CST))
+		sched_yield();
+	snprintf(s->where, sizeof(s->where), "%s", where);
 	return s;
 }
 
@@ -1416,25 +1651,29 @@ static void act_submit(void)
 
 	s->id = subs + 1;
 	s->ncancels = 0;
+	slot_state(s, S_SUBMITTING);
 	ret = submit_raw(p, nr, size, flags);
 	err = errno;
-	rep->progress++;
+	bump(&rep->progress, 1);
 	if (d != D_NONE) {
 		expect_refused(s, ret, err, errs, bad, "call defect");
+		slot_state(s, S_IDLE);
 		return;
 	}
 	if (flags & ASYNC_SUBMIT_PROBE) {
 		check_probe(s, ret, err);
+		slot_state(s, S_IDLE);
 		return;
 	}
 	bad = first_bad(s, n, &errs);
 	if (bad >= 0) {
 		expect_refused(s, ret, err, errs, bad, "bad entry");
+		slot_state(s, S_IDLE);
 		return;
 	}
 	if (ret != n)
-		fail("submission %lu of %u good entries returned %ld (%s)\n",
-		     subs, n, ret, ret < 0 ? strerror(err) : "-");
+		fail_entry(s, 0, "the call of %u good entries with flags %#x returned %ld (%s)\n",
+			   n, flags, ret, ret < 0 ? strerror(err) : "-");
 	for (i = 0; i < n; i++) {
 		__u32 done = ent(s, i)->done;
 
@@ -1445,18 +1684,32 @@ static void act_submit(void)
 			fail("submission %lu entry %u: not done after ASYNC_SUBMIT_WAIT\n",
 			     subs, i);
 	}
-	rep->entries += n;
+	bump(&rep->entries, n);
 	s->busy = true;
 	s->since = now_ns();
+	slot_state(s, S_BUSY);
 	if (flags & ASYNC_SUBMIT_WAIT) {
-		rep->waits++;
+		bump(&rep->waits, 1);
 		finish_slot(s);
 	}
 }
 
+/* Note a cancel that covered entries [@a, @b) of @s, for the report. */
+static void log_cancel(struct slot *s, unsigned int a, unsigned int b,
+		       unsigned int in_flight, long ret, const char *by)
+{
+	unsigned int k = __atomic_fetch_add(&s->ncancels, 1, __ATOMIC_RELAXED);
+
+	if (k < MAX_CANCEL_LOG)
+		s->cancels[k] = (struct cancel_log){
+			.subs = subs, .a = a, .b = b,
+			.in_flight = in_flight, .ret = ret, .by = by,
+		};
+}
+
 static void act_cancel(void)
 {
-	struct slot *s = &slots[rnd(NSLOTS)];
+	struct slot *s = &slots[rnd(nslots)];
 	unsigned int a, b, i, in_flight = 0, target = rnd(10);
 	long ret;
 	int err;
@@ -1465,7 +1718,7 @@ static void act_cancel(void)
 		return;
 	a = chance(50) ? 0 : rnd(s->n);
 	b = a + 1 + rnd(s->n - a);
-	rep->cancels++;
+	bump(&rep->cancels, 1);
 
 	if (!rep->cancel_supported) {
 		ret = submit_raw(ent(s, a), b - a, s->esize, ASYNC_SUBMIT_CANCEL);
@@ -1502,16 +1755,12 @@ static void act_cancel(void)
 		fail("cancel %lu of %u-%u of submission %lu: %ld (%s), %u in flight\n",
 		     subs, a, b - 1, s->id, ret, ret < 0 ? strerror(err) : "-",
 		     in_flight);
-	rep->cancelled += ret;
+	bump(&rep->cancelled, ret);
 	if (s->busy) {
 		for (i = a; i < b; i++)
-			s->meta[i].touched = true;
-		if (s->ncancels < MAX_CANCEL_LOG)
-			s->cancels[s->ncancels] = (struct cancel_log){
-				.subs = subs, .a = a, .b = b,
-				.in_flight = in_flight, .ret = ret,
-			};
-		s->ncancels++;
+			__atomic_store_n(&s->meta[i].touched, true,
+					 __ATOMIC_RELEASE);
+		log_cancel(s, a, b, in_flight, ret, NULL);
 	}
 }
 
@@ -1558,7 +1807,7 @@ static void __noreturn kid_main(uint64_t seed)
 		async_submit(stuck, 4, 0);
 	}
 	for (k = rnd(4); k; k--) {
-		struct slot *s = &slots[rnd(NSLOTS)];
+		struct slot *s = &slots[rnd(nslots)];
 
 		if (s->busy)
 			continue;
@@ -1594,7 +1843,7 @@ static void act_kid(void)
 	kids[nkids].kill_at = now_ns() + delay * NSEC_PER_MSEC;
 	kids[nkids].killed_at = 0;
 	nkids++;
-	rep->kids++;
+	bump(&rep->kids, 1);
 }
 
 /* Kill children whose time has come, reap the dead; with @all, every one. */
@@ -1650,7 +1899,600 @@ static void rebuild(void)
 	reap_kids(true);
 	close_range(3, ~0U, 0);
 	build_pool();
-	rep->rebuilds++;
+	bump(&rep->rebuilds, 1);
+}
+
+/* --- Threads -------------------------------------------------------------------- */
+
+/*
+ * An episode runs two to MAX_THREADS submitting threads at once, each on
+ * its own slots with the checks of the main thread, and maybe a thread that
+ * cancels the entries of the others.  A submitter may unshare its file
+ * table or its filesystem context with entries in flight, and may exit with
+ * entries in flight: the main thread then waits for those and checks them
+ * as their thread would have.
+ */
+struct fthread {
+	pthread_t tid;
+	unsigned int idx, steps, unshare_at;
+	uint64_t seed;
+	bool exits, canceller;
+};
+
+/* Every slot a canceller of the current episode may aim at. */
+static struct slot *episode_slots[NSLOTS + MAX_THREADS * TSLOTS];
+static unsigned int episode_nslots;
+
+static const char *const canceller_name = "canceller thread";
+
+/*
+ * Cancel entries of another thread's slot.  Its owner may be submitting
+ * them at the moment: counting them not done before the cancel bounds
+ * what it can count, as no new submission starts in a pinned slot.  The
+ * entries are marked first, as the cancel may complete them at once.
+ */
+static void act_xcancel(void)
+{
+	struct slot *s = episode_slots[rnd(episode_nslots)];
+	unsigned int a, b, i, in_flight = 0;
+	long ret;
+	int err;
+
+	__atomic_add_fetch(&s->pins, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&s->state, __ATOMIC_SEQ_CST) == S_IDLE)
+		goto out;
+	a = chance(50) ? 0 : rnd(s->n);
+	b = a + 1 + rnd(s->n - a);
+	for (i = a; i < b; i++)
+		__atomic_store_n(&s->meta[i].touched, true, __ATOMIC_RELEASE);
+	for (i = a; i < b; i++) {
+		if (!async_done(ent(s, i)))
+			in_flight++;
+	}
+	ret = submit_raw(ent(s, a), b - a, s->esize, ASYNC_SUBMIT_CANCEL);
+	err = errno;
+	bump(&rep->xcancels, 1);
+	log_cancel(s, a, b, in_flight, ret, canceller_name);
+	if (ret < 0 || ret > in_flight)
+		fail_entry(s, a, "cancel of entries %u-%u by the %s: %ld (%s), %u in flight\n",
+			   a, b - 1, canceller_name, ret,
+			   ret < 0 ? strerror(err) : "-", in_flight);
+	bump(&rep->xcancelled, ret);
+out:
+	__atomic_sub_fetch(&s->pins, 1, __ATOMIC_SEQ_CST);
+}
+
+/* A submission that stays in flight for some milliseconds. */
+static void act_submit_slow(void)
+{
+	struct slot *s = next_slot();
+	unsigned int n = 1 + rnd(6);
+	long ret;
+
+	build_slow(s, n, 3, -1);
+	s->id = subs + 1;
+	s->ncancels = 0;
+	slot_state(s, S_SUBMITTING);
+	ret = submit_raw(s->ents, n, s->esize, chance(50) ?
+			 async_wake_marked_flags() : 0);
+	if (ret != n)
+		fail_entry(s, 0, "slow submission returned %ld (%s)\n", ret,
+			   ret < 0 ? strerror(errno) : "-");
+	bump(&rep->entries, n);
+	s->busy = true;
+	s->since = now_ns();
+	slot_state(s, S_BUSY);
+}
+
+/* Unshare the file table, the filesystem context or both: a new pool. */
+static void thread_unshare(struct fthread *t)
+{
+	static const int what[] = {
+		CLONE_FILES, CLONE_FS, CLONE_FILES | CLONE_FS,
+	};
+	int flags = PICK(what);
+	bool in_dd;
+
+	act_submit_slow();
+	if (unshare(flags))
+		fail("thread %u: unshare(%#x): %s\n", t->idx, flags,
+		     strerror(errno));
+	/* Its relative names now resolve in dd/, if there is one. */
+	in_dd = (flags & CLONE_FS) && chance(50) && !chdir("dd");
+	bump(&rep->unshares, 1);
+	snprintf(where, sizeof(where), "thread %u after unshare(%s%s%s)%s",
+		 t->idx, flags & CLONE_FILES ? "CLONE_FILES" : "",
+		 flags == (CLONE_FILES | CLONE_FS) ? "|" : "",
+		 flags & CLONE_FS ? "CLONE_FS" : "", in_dd ? " in dd" : "");
+}
+
+static void *thread_main(void *arg)
+{
+	struct fthread *t = arg;
+	unsigned int step, act, k;
+
+	seed_rng(t->seed);
+	if (t->canceller) {
+		snprintf(where, sizeof(where), "%s", canceller_name);
+		for (step = 0; step < t->steps; step++) {
+			bump(&rep->progress, 1);
+			act_xcancel();
+			if (chance(50))
+				sched_yield();
+		}
+		return NULL;
+	}
+	slots = thread_slots[t->idx];
+	nslots = TSLOTS;
+	snprintf(where, sizeof(where), "thread %u", t->idx);
+	for (step = 0; step < t->steps; step++) {
+		bump(&rep->progress, 1);
+		if (step == t->unshare_at)
+			thread_unshare(t);
+		act = rnd(100);
+		if (act < 8)
+			act_cancel();
+		else if (act < 12 && slots[(act + step) % TSLOTS].busy)
+			finish_slot(&slots[(act + step) % TSLOTS]);
+		else if (act < 16)
+			act_submit_slow();
+		else
+			act_submit();
+		reap_slots();
+	}
+	if (t->exits) {
+		/* Its entries go on without it. */
+		act_submit_slow();
+		return NULL;
+	}
+	for (k = 0; k < TSLOTS; k++) {
+		if (slots[k].busy)
+			finish_slot(&slots[k]);
+	}
+	return NULL;
+}
+
+static void act_threads(void)
+{
+	struct fthread th[MAX_THREADS + 1];
+	unsigned int nt = 2 + rnd(MAX_THREADS - 1), i, k, all = nt;
+	unsigned long before = rep->submissions;
+	int err;
+
+	episode_nslots = 0;
+	for (k = 0; k < NSLOTS; k++)
+		episode_slots[episode_nslots++] = &main_slots[k];
+	/*
+	 * Mapped for the episode only: every mapping makes the fork() of a
+	 * child slower, much slower on the debug kernel.
+	 */
+	for (i = 0; i < nt; i++) {
+		for (k = 0; k < TSLOTS; k++) {
+			memset(&thread_slots[i][k], 0, sizeof(struct slot));
+			if (!map_slot_memory(&thread_slots[i][k], MAP_PRIVATE))
+				fail("mmap: %s\n", strerror(errno));
+		}
+	}
+	for (i = 0; i < nt; i++) {
+		th[i] = (struct fthread){
+			.idx = i, .seed = rnd64(), .steps = 16 + rnd(64),
+			.exits = chance(30), .unshare_at = UINT_MAX,
+		};
+		if (chance(30))
+			th[i].unshare_at = rnd(th[i].steps);
+		for (k = 0; k < TSLOTS; k++)
+			episode_slots[episode_nslots++] = &thread_slots[i][k];
+	}
+	if (rep->cancel_supported && chance(60))
+		th[all++] = (struct fthread){
+			.idx = nt, .seed = rnd64(), .steps = 32 + rnd(96),
+			.canceller = true,
+		};
+	for (i = 0; i < all; i++) {
+		err = pthread_create(&th[i].tid, NULL, thread_main, &th[i]);
+		if (err)
+			fail("pthread_create: %s\n", strerror(err));
+	}
+	for (i = 0; i < all; i++) {
+		err = pthread_join(th[i].tid, NULL);
+		if (err)
+			fail("pthread_join: %s\n", strerror(err));
+	}
+	/* What the threads that exited left in flight. */
+	for (i = 0; i < nt; i++) {
+		for (k = 0; k < TSLOTS; k++) {
+			if (thread_slots[i][k].busy)
+				finish_slot(&thread_slots[i][k]);
+			munmap(thread_slots[i][k].map, SLOT_PAGES * PAGE);
+		}
+		bump(&rep->texits, th[i].exits);
+	}
+	bump(&rep->episodes, 1);
+	bump(&rep->threads, nt);
+	bump(&rep->subs_threads, rep->submissions - before);
+}
+
+/* --- Children that exec, exit or die with entries in flight ------------------- */
+
+#define EXEC_ARG	"--exec-child"
+
+enum { X_EXEC, X_EXIT, X_KILL };
+
+static const char *const xkid_names[] = { "exec child", "exiting child",
+					  "killed child" };
+
+/* Submit @s in the child, telling the parent how far it got. */
+static void xkid_submit(struct slot *s, unsigned int flags)
+{
+	s->xflags = flags;
+	__atomic_store_n(&s->xstate, X_SUBMITTING, __ATOMIC_SEQ_CST);
+	s->xret = async_submit_raw(s->ents, s->n, s->esize, flags);
+	s->xerr = errno;
+	__atomic_store_n(&s->xstate, X_RETURNED, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * A child: random entries and entries that take long or never end, in
+ * memory it shares with the parent, then it execs, exits or waits to be
+ * killed with them in flight.
+ */
+static void __noreturn xkid_main(uint64_t seed, int mode)
+{
+	static const unsigned int fl[] = { 0, ASYNC_SUBMIT_WAIT, 0 };
+	int p[2] = { -1, -1 };
+
+	seed_rng(seed);
+	nkids = 0;
+	build(&xslots[0], 1 + rnd(MAX_N), chance(75) ?
+	      sizeof(struct async_syscall) : 128);
+	xkid_submit(&xslots[0], PICK(fl) | (chance(50) ?
+					    async_wake_marked_flags() : 0));
+	/* A blocking pipe with a writer: its reads end with the process. */
+	if (pipe2(p, O_CLOEXEC))
+		p[0] = -1;
+	build_slow(&xslots[1], 1 + rnd(8), 10, p[0]);
+	xkid_submit(&xslots[1], chance(50) ? async_wake_marked_flags() : 0);
+	if (chance(50))
+		sleep_ms(rnd(4));
+	switch (mode) {
+	case X_EXEC:
+		execl("/proc/self/exe", "async_fuzz", EXEC_ARG, (char *)NULL);
+		_exit(127);
+	case X_EXIT:
+		_exit(0);
+	}
+	for (;;)
+		pause();
+}
+
+/*
+ * The image a child execs into: no worker of the old one may be left, and
+ * a submission works.  Its exit code tells the parent.
+ */
+static int exec_child(void)
+{
+	struct timespec ts = { 0, 0 };
+	struct async_syscall e;
+	struct dirent *d;
+	int tasks = 0;
+	DIR *dir;
+
+	dir = opendir("/proc/self/task");
+	if (!dir)
+		return 2;
+	while ((d = readdir(dir)))
+		tasks += d->d_name[0] != '.';
+	closedir(dir);
+	if (tasks != 1)
+		return 3;
+	async_prep_nanosleep(&e, &ts);
+	if (async_submit(&e, 1, ASYNC_SUBMIT_WAIT) != 1 || !async_done(&e) ||
+	    e.result)
+		return 4;
+	return 0;
+}
+
+/*
+ * After the child is reaped, a submission it made is either refused, as
+ * async_submit() said, or done in full: the death of the process ends
+ * what was queued or running, and sleeps on timers, before its last thread
+ * is gone.  So every entry may have ended with -ECANCELED or -EINTR.
+ */
+static void check_xslot(struct slot *s, int mode)
+{
+	unsigned int i, done = 0, errs;
+	int bad;
+
+	switch (__atomic_load_n(&s->xstate, __ATOMIC_SEQ_CST)) {
+	case X_NONE:
+		return;
+	case X_SUBMITTING:
+		/* Killed in the call: all or nothing. */
+		for (i = 0; i < s->n; i++)
+			done += ent(s, i)->done == ASYNC_SYSCALL_DONE;
+		if (!done)
+			return;
+		if (done != s->n)
+			fail_entry(s, 0, "killed in async_submit(): %u of %u entries done\n",
+				   done, s->n);
+		break;
+	default:
+		bad = first_bad(s, s->n, &errs);
+		if (bad >= 0) {
+			expect_refused(s, s->xret, s->xerr, errs, bad,
+				       xkid_names[mode]);
+			return;
+		}
+		if (s->xret != s->n)
+			fail_entry(s, 0, "the %s's call of %u good entries returned %ld (%s)\n",
+				   xkid_names[mode], s->n, s->xret,
+				   s->xret < 0 ? strerror(s->xerr) : "-");
+		break;
+	}
+	for (i = 0; i < s->n; i++)
+		s->meta[i].touched = true;
+	bump(&rep->entries, s->n);
+	check_slot(s);
+}
+
+/* Wait for child @pid, polling often: its time counts in the rate. */
+static int reap_child(pid_t pid, const char *what)
+{
+	int64_t end = now_ns() + 2 * COMPLETE_S * NSEC_PER_SEC;
+	int status;
+	pid_t ret;
+
+	while ((ret = waitpid(pid, &status, WNOHANG)) == 0) {
+		if (now_ns() > end) {
+			kill(pid, SIGKILL);
+			fail("%s %d still there after %d s\n", what, pid,
+			     2 * COMPLETE_S);
+		}
+		sleep_ms(1);
+	}
+	if (ret != pid)
+		fail("waitpid %d: %s\n", pid, strerror(errno));
+	return status;
+}
+
+static void act_xkid(void)
+{
+	int mode = (rep->execs + rep->xexits + rep->xkills) % 3, status, k;
+	unsigned int delay = rnd(KID_KILL_MS);
+	uint64_t seed = rnd64();
+	pid_t pid;
+
+	for (k = 0; k < NXSLOTS; k++) {
+		xslots[k].xstate = X_NONE;
+		xslots[k].id = subs + 1;
+		xslots[k].ncancels = 0;
+		snprintf(xslots[k].where, sizeof(xslots[k].where), "%s",
+			 xkid_names[mode]);
+	}
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s\n", strerror(errno));
+	if (!pid)
+		xkid_main(seed, mode);
+	if (mode == X_KILL) {
+		sleep_ms(delay);
+		kill(pid, SIGKILL);
+	}
+	status = reap_child(pid, xkid_names[mode]);
+	if (mode == X_KILL ?
+	    !(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) :
+	    !(WIFEXITED(status) && !WEXITSTATUS(status)))
+		fail("%s %d ended with status %#x%s\n", xkid_names[mode], pid,
+		     status, mode != X_EXEC ? "" :
+		     " (3: a thread of the old image was left, 4: its submission failed)");
+	for (k = 0; k < NXSLOTS; k++)
+		check_xslot(&xslots[k], mode);
+	bump(mode == X_EXEC ? &rep->execs :
+	     mode == X_EXIT ? &rep->xexits : &rep->xkills, 1);
+}
+
+/* --- A child that changes credentials and root between submissions ----------- */
+
+/* Found only under the new root; the real one is read-only. */
+#define NEWROOT_FILE	"async_fuzz_newroot_only"
+#define OTHER_UID	1000
+
+static bool is_root;
+
+struct cred_state {
+	int credfd, oldroot, scratch;
+	uid_t euid;
+	bool newroot, probe_root;
+};
+
+/*
+ * Two chains that reach a worker after a sleep: an open of a file only
+ * root may read, and an open of a file only the new root has.  What they
+ * must return follows from the credentials and the root at the time of
+ * the call.
+ */
+static void cred_probe(struct cred_state *cs)
+{
+	struct slot *s;
+	long ret;
+
+	snprintf(where, sizeof(where), "credentials child, euid %u, %s root",
+		 cs->euid, cs->newroot ? "new" : "old");
+	s = next_slot();
+	build_begin(s, 6, sizeof(struct async_syscall));
+	put_sleep(s, 0, 1 + rnd(4), ASYNC_SYSCALL_LINK);
+	put_call(s, 1, __NR_openat, ASYNC_SYSCALL_LINK, cs->credfd,
+		 (uintptr_t)"secret", O_RDONLY | O_CLOEXEC, 0);
+	put_call(s, 2, __NR_close, 0, 0, 0, 0, 0);
+	ent(s, 2)->arg_refs = 1;
+	ent(s, 2)->args[0] = 1;
+	put_sleep(s, 3, 1 + rnd(4), ASYNC_SYSCALL_LINK);
+	put_call(s, 4, __NR_openat, ASYNC_SYSCALL_LINK, AT_FDCWD,
+		 (uintptr_t)"/" NEWROOT_FILE, O_RDONLY | O_CLOEXEC, 0);
+	put_call(s, 5, __NR_close, 0, 0, 0, 0, 0);
+	ent(s, 5)->arg_refs = 1;
+	ent(s, 5)->args[0] = 4;
+	build_end(s);
+	s->meta[1].want = cs->euid ? -EACCES : WANT_OK;
+	if (cs->probe_root)
+		s->meta[4].want = cs->newroot ? WANT_OK : -ENOENT;
+	s->probe = true;
+	s->id = subs + 1;
+	s->ncancels = 0;
+	ret = submit_raw(s->ents, 6, s->esize,
+			 chance(50) ? async_wake_marked_flags() : 0);
+	if (ret != 6)
+		fail_entry(s, 0, "probe returned %ld (%s)\n", ret,
+			   ret < 0 ? strerror(errno) : "-");
+	bump(&rep->entries, 6);
+	s->busy = true;
+	s->since = now_ns();
+	slot_state(s, S_BUSY);
+}
+
+/* After a change: the probes not done yet will run in the new context. */
+static void cred_count_late(bool in_place_chroot)
+{
+	unsigned int k;
+
+	for (k = 0; k < nslots; k++) {
+		struct slot *s = &slots[k];
+
+		if (!s->busy || !s->meta[1].want)
+			continue;
+		if (s->probe) {
+			s->probe = false;
+			bump(&rep->probes_total, 1);
+			if (!async_done(ent(s, 1)) || !async_done(ent(s, 4)))
+				bump(&rep->probes_late, 1);
+		}
+		/* chroot() in place: what has not started may see either. */
+		if (in_place_chroot && s->meta[4].want &&
+		    !async_done(ent(s, 4)))
+			s->meta[4].want = WANT_OK_ENOENT;
+	}
+}
+
+static void cred_setup(struct cred_state *cs)
+{
+	int fd;
+
+	umask(022);
+	mkdir("cred", 0755);
+	fd = open("cred/secret", O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0 || fchown(fd, 0, 0) || fchmod(fd, 0600))
+		fail("cred/secret: %s\n", strerror(errno));
+	close(fd);
+	mkdir("newroot", 0755);
+	fd = open("newroot/" NEWROOT_FILE, O_WRONLY | O_CREAT | O_CLOEXEC,
+		  0644);
+	if (fd < 0)
+		fail("newroot/%s: %s\n", NEWROOT_FILE, strerror(errno));
+	close(fd);
+	cs->credfd = open("cred", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cs->oldroot = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	cs->scratch = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cs->credfd < 0 || cs->oldroot < 0 || cs->scratch < 0)
+		fail("cred child: open: %s\n", strerror(errno));
+	cs->euid = 0;
+	cs->newroot = false;
+	/* Nothing of that name in the real root, or no root probe. */
+	cs->probe_root = access("/" NEWROOT_FILE, F_OK) && errno == ENOENT;
+}
+
+/* Switch the effective (and maybe real) uid; the saved one stays 0. */
+static void cred_setuid(struct cred_state *cs)
+{
+	uid_t uid = cs->euid ? 0 : OTHER_UID + rnd(2);
+
+	if (setresuid(uid && chance(30) ? uid : 0, uid, -1))
+		fail("cred child: setresuid %u: %s\n", uid, strerror(errno));
+	cs->euid = uid;
+	bump(&rep->setuids, 1);
+	cred_count_late(false);
+}
+
+/* chroot() to the other root, in place or after unshare(CLONE_FS). */
+static void cred_chroot(struct cred_state *cs)
+{
+	bool in_place = chance(40);
+
+	if (!in_place && unshare(CLONE_FS))
+		fail("cred child: unshare(CLONE_FS): %s\n", strerror(errno));
+	if (cs->newroot ? fchdir(cs->oldroot) || chroot(".") :
+	    chroot("newroot"))
+		fail("cred child: chroot: %s\n", strerror(errno));
+	if (fchdir(cs->scratch))
+		fail("cred child: fchdir: %s\n", strerror(errno));
+	cs->newroot = !cs->newroot;
+	bump(&rep->chroots, 1);
+	cred_count_late(in_place);
+}
+
+static void __noreturn cred_kid_main(uint64_t seed)
+{
+	struct cred_state cs;
+	unsigned int rounds, r, k;
+
+	seed_rng(seed);
+	nkids = 0;
+	for (k = 0; k < nslots; k++) {
+		slots[k].busy = false;
+		slot_state(&slots[k], S_IDLE);
+	}
+	cred_setup(&cs);
+	rounds = 2 + rnd(4);
+	for (r = 0; r < rounds; r++) {
+		cred_probe(&cs);
+		if (cs.euid || chance(50))
+			cred_setuid(&cs);
+		else
+			cred_chroot(&cs);
+		cred_probe(&cs);
+		if (chance(50))
+			act_submit();
+		reap_slots();
+	}
+	for (k = 0; k < nslots; k++) {
+		if (slots[k].busy)
+			finish_slot(&slots[k]);
+	}
+	/* Sometimes leave with entries in flight, not counted: never checked. */
+	if (chance(50)) {
+		struct slot *s = next_slot();
+
+		build_slow(s, 1 + rnd(6), 3, -1);
+		async_submit_raw(s->ents, s->n, s->esize, 0);
+	}
+	_exit(0);
+}
+
+static void act_credkid(void)
+{
+	uint64_t seed = rnd64();
+	int status;
+	pid_t pid;
+
+	if (!is_root)
+		return;
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s\n", strerror(errno));
+	if (!pid)
+		cred_kid_main(seed);
+	status = reap_child(pid, "credentials child");
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fail("credentials child %d ended with status %#x\n", pid,
+		     status);
+	bump(&rep->credkids, 1);
+}
+
+static void timed(void (*act)(void), unsigned long *ns)
+{
+	int64_t start = now_ns();
+
+	act();
+	bump(ns, now_ns() - start);
 }
 
 /* --- The fuzzer ----------------------------------------------------------------- */
@@ -1659,10 +2501,16 @@ static int fuzz(const char *dir, unsigned long n, unsigned int seconds,
 		uint64_t seed)
 {
 	int64_t end = now_ns() + seconds * NSEC_PER_SEC;
+	unsigned long step = 0, rebuilt = 0;
+	unsigned int off_threads, off_xkid, off_cred;
 	struct rlimit rl;
 	int fd, k;
 
 	seed_rng(seed);
+	slots = main_slots;
+	nslots = NSLOTS;
+	snprintf(where, sizeof(where), "main thread");
+	is_root = !geteuid();
 	setpgid(0, 0);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
@@ -1685,9 +2533,21 @@ static int fuzz(const char *dir, unsigned long n, unsigned int seconds,
 		fail("mmap: %s\n", strerror(errno));
 	memset(ro_page, 'A', PAGE);
 	mprotect(ro_page, PAGE, PROT_READ);
-	munmap(unmapped, PAGE);
+	/*
+	 * No access, but kept mapped: a thread's stack could fill a hole,
+	 * and the kernel faults on either.
+	 */
 	for (k = 0; k < NSLOTS; k++) {
-		if (!map_slot_memory(&slots[k]))
+		if (!map_slot_memory(&slots[k], MAP_PRIVATE))
+			fail("mmap: %s\n", strerror(errno));
+	}
+	/* The children that exec or die write their calls' outcome here too. */
+	xslots = mmap(NULL, NXSLOTS * sizeof(*xslots), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (xslots == MAP_FAILED)
+		fail("mmap: %s\n", strerror(errno));
+	for (k = 0; k < NXSLOTS; k++) {
+		if (!map_slot_memory(&xslots[k], MAP_SHARED))
 			fail("mmap: %s\n", strerror(errno));
 	}
 	/* Cancel on nothing in flight: 0 if the kernel has it. */
@@ -1695,11 +2555,21 @@ static int fuzz(const char *dir, unsigned long n, unsigned int seconds,
 		async_submit_raw(ro_page, 1, 72, ASYNC_SUBMIT_CANCEL) == 0;
 	build_pool();
 
-	while (subs < n && (!seconds || now_ns() < end)) {
+	off_threads = rnd(THREADS_EVERY / 2);
+	off_xkid = rnd(XKID_EVERY / 2);
+	off_cred = rnd(CREDKID_EVERY / 2);
+	while (rep->submissions < n && (!seconds || now_ns() < end)) {
 		unsigned int act = rnd(100);
 
-		rep->progress++;
-		if (act < 8)
+		bump(&rep->progress, 1);
+		step++;
+		if (wide && step % THREADS_EVERY == off_threads)
+			timed(act_threads, &rep->ns_threads);
+		else if (wide && step % XKID_EVERY == off_xkid)
+			timed(act_xkid, &rep->ns_xkids);
+		else if (wide && step % CREDKID_EVERY == off_cred)
+			timed(act_credkid, &rep->ns_credkids);
+		else if (act < 8)
 			act_cancel();
 		else if (act < 12 && slots[act % NSLOTS].busy)
 			finish_slot(&slots[act % NSLOTS]);
@@ -1711,8 +2581,10 @@ static int fuzz(const char *dir, unsigned long n, unsigned int seconds,
 			act_submit();
 		reap_slots();
 		reap_kids(false);
-		if (rep->submissions / REBUILD_EVERY != rep->rebuilds)
+		if (rep->submissions / REBUILD_EVERY > rebuilt) {
 			rebuild();
+			rebuilt = rep->submissions / REBUILD_EVERY;
+		}
 	}
 	for (k = 0; k < NSLOTS; k++) {
 		if (slots[k].busy)
@@ -1737,7 +2609,8 @@ static int remove_one(const char *path, const struct stat *st, int type,
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "Usage: %s [-s SEED] [-n SUBMISSIONS] [-t SECONDS]\n",
+	fprintf(stderr, "Usage: %s [-s SEED] [-n SUBMISSIONS] [-t SECONDS] [-w]\n"
+		"  -w  also threads, exec/exit/kill children, setuid and chroot\n",
 		prog);
 	exit(KSFT_FAIL);
 }
@@ -1748,15 +2621,18 @@ int main(int argc, char **argv)
 	unsigned int seconds = 0, seed;
 	int64_t start, last_change;
 	unsigned long last_progress = 0;
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], more[128];
 	const char *base;
 	bool hung = false;
 	int opt, status = 0;
 	double secs;
 	pid_t pid;
 
+	/* What a child of the fuzzer execs into. */
+	if (argc == 2 && !strcmp(argv[1], EXEC_ARG))
+		return exec_child();
 	seed = time(NULL) ^ getpid() ^ (now_ns() & 0xffff);
-	while ((opt = getopt(argc, argv, "s:n:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:wh")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoul(optarg, NULL, 0);
@@ -1766,6 +2642,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			seconds = strtoul(optarg, NULL, 0);
+			break;
+		case 'w':
+			wide = true;
 			break;
 		default:
 			usage(argv[0]);
@@ -1818,8 +2697,11 @@ int main(int argc, char **argv)
 	kill(-pid, SIGKILL);
 	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 
-	ksft_print_msg("seed %u submissions %lu seconds %.1f submissions/s %.1f\n",
-		       seed, rep->submissions, secs, rep->submissions / secs);
+	/* fuzz-long.sh takes this line: new fields go at its end. */
+	snprintf(more, sizeof(more), "threads %lu xcancels %lu execs %lu credkids %lu",
+		 rep->threads, rep->xcancels, rep->execs, rep->credkids);
+	ksft_print_msg("seed %u submissions %lu seconds %.1f submissions/s %.1f %s\n",
+		       seed, rep->submissions, secs, rep->submissions / secs, more);
 	ksft_print_msg("entries %lu completed %lu refused %lu probes %lu waits %lu\n",
 		       rep->entries, rep->completed, rep->refused, rep->probes,
 		       rep->waits);
@@ -1827,6 +2709,19 @@ int main(int argc, char **argv)
 		       rep->cancels, rep->cancelled,
 		       rep->cancel_supported ? "" : ", no cancel in this kernel",
 		       rep->kids, rep->rebuilds);
+	ksft_print_msg("threads %lu in %lu episodes, %lu exited busy, %lu unshares\n",
+		       rep->threads, rep->episodes, rep->texits, rep->unshares);
+	ksft_print_msg("seconds: threads %.1f (%lu submissions), children %.1f, credentials %.1f\n",
+		       rep->ns_threads / 1e9, rep->subs_threads,
+		       rep->ns_xkids / 1e9, rep->ns_credkids / 1e9);
+	ksft_print_msg("cancels from another thread %lu (%lu entries)\n",
+		       rep->xcancels, rep->xcancelled);
+	ksft_print_msg("children with shared entries: exec %lu exit %lu killed %lu\n",
+		       rep->execs, rep->xexits, rep->xkills);
+	ksft_print_msg("credentials children %lu%s: setuid %lu chroot %lu, late probes %lu/%lu\n",
+		       rep->credkids, geteuid() ? " (not root: none)" : "",
+		       rep->setuids, rep->chroots, rep->probes_late,
+		       rep->probes_total);
 	if (hung)
 		snprintf(rep->msg + strlen(rep->msg),
 			 sizeof(rep->msg) - strlen(rep->msg),
