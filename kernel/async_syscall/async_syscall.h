@@ -371,6 +371,8 @@ long async_nowait_close(const u64 *args);
 
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  unsigned int flags);
+long async_wait_interrupted(void __user *uentries, unsigned int nr,
+			    size_t size, unsigned int flags);
 long async_probe(void __user *uentries, unsigned int nr, size_t size);
 long async_cancel(void __user *uentries, unsigned int nr, size_t size);
 enum async_seccomp_verdict __async_seccomp_check(struct async_batch *batch,

@@ -463,7 +463,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	if ((flags & ASYNC_SUBMIT_WAIT) && punted >= 0 &&
 	    (batch->shared || punted + batch->nr_armed) &&
 	    wait_for_completion_interruptible(&batch->all_done))
-		ret = -EINTR;
+		ret = async_wait_interrupted(uentries, nr, size, flags);
 	async_batch_put(batch);
 	return ret;
 
