@@ -2,7 +2,8 @@
 /*
  * Job control and the other ways a worker is interrupted: a stop pauses an
  * entry, which then restarts as the call would in the submitter, and the
- * rest of its chain runs; 32-bit entry points do not have the call.
+ * rest of its chain runs; 32-bit entry points do not have the call.  A
+ * signal that runs no handler does not end the wait of ASYNC_SUBMIT_WAIT.
  *
  * The submitting process is a child, which the test stops and continues.
  */
@@ -10,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -168,6 +170,177 @@ TEST_F(stopped, nanosleep_restarts)
 	self->s.pid = -1;
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A child that waits with ASYNC_SUBMIT_WAIT @flags for a read of pipe a,
+ * which the test stops and continues twice: the call returns 1 once the
+ * read is done, as a direct read() would have gone on.
+ */
+static void wait_child_main(struct stopped *s, unsigned int flags)
+{
+	struct async_syscall e = {};
+	long ret;
+	char c;
+
+	async_prep_read(&e, s->a[0], &c, 1);
+	CHILD_ASSERT(write(s->go[1], "s", 1) == 1);
+	ret = async_submit(&e, 1, ASYNC_SUBMIT_WAIT | flags);
+	if (ret != 1 || e.done != ASYNC_SYSCALL_DONE || e.result != 1) {
+		fprintf(stderr, "# returned %ld (%s), done %u, result %lld\n",
+			ret, ret < 0 ? strerror(errno) : "-", e.done,
+			(long long)e.result);
+		_exit(1);
+	}
+	_exit(0);
+}
+
+static void wait_goes_on(struct __test_metadata *_metadata,
+			 struct stopped *s, unsigned int flags)
+{
+	int status;
+	char c;
+
+	s->pid = fork();
+	ASSERT_LE(0, s->pid);
+	if (!s->pid)
+		wait_child_main(s, flags);
+
+	ASSERT_EQ(1, read(s->go[0], &c, 1));
+	ASSERT_EQ(0, wait_child_blocked(s->pid, __NR_read));
+	ASSERT_EQ(0, stop_and_continue(s->pid));
+	/* Back in its wait, now on the done word: once more. */
+	sleep_ms(50);
+	ASSERT_EQ(0, stop_and_continue(s->pid));
+	sleep_ms(50);
+	ASSERT_EQ(1, write(s->a[1], "a", 1));
+
+	ASSERT_EQ(0, wait_child(s->pid, CHILD_TIMEOUT_S, &status));
+	s->pid = -1;
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(stopped, wait_goes_on_after_stop)
+{
+	wait_goes_on(_metadata, &self->s, 0);
+}
+
+TEST_F(stopped, marked_wait_goes_on_after_stop)
+{
+	wait_goes_on(_metadata, &self->s, ASYNC_SUBMIT_WAKE_MARKED);
+}
+
+struct unmapper {
+	int fd;
+	void *page;
+};
+
+static void *unmap_later(void *arg)
+{
+	struct unmapper *u = arg;
+	char c;
+
+	if (read(u->fd, &c, 1) == 1)
+		munmap(u->page, getpagesize());
+	return NULL;
+}
+
+/*
+ * The restarted wait reads the done words in the caller's memory: entries
+ * unmapped meanwhile make it fail with EFAULT, the entries queued.
+ */
+TEST_F(stopped, restarted_wait_faults_on_unmapped_entries)
+{
+	struct unmapper u = { .fd = self->s.b[0] };
+	struct async_syscall *e;
+	pthread_t thread;
+	int status;
+	long ret;
+	char c;
+
+	self->s.pid = fork();
+	ASSERT_LE(0, self->s.pid);
+	if (!self->s.pid) {
+		u.page = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHILD_ASSERT(u.page != MAP_FAILED);
+		CHILD_ASSERT(!pthread_create(&thread, NULL, unmap_later, &u));
+		e = u.page;
+		async_prep_read(e, self->s.a[0], &c, 1);
+		CHILD_ASSERT(write(self->s.go[1], "s", 1) == 1);
+		ret = async_submit(e, 1, ASYNC_SUBMIT_WAIT);
+		_exit(ret == -1 && errno == EFAULT ? 0 : 1);
+	}
+
+	ASSERT_EQ(1, read(self->s.go[0], &c, 1));
+	ASSERT_EQ(0, wait_child_blocked(self->s.pid, __NR_read));
+	ASSERT_EQ(0, stop_and_continue(self->s.pid));
+	sleep_ms(50);
+	ASSERT_EQ(1, write(self->s.b[1], "u", 1));
+	sleep_ms(50);
+	/* Its wait restarts again, and reads the unmapped done word. */
+	ASSERT_EQ(0, stop_and_continue(self->s.pid));
+
+	ASSERT_EQ(0, wait_child(self->s.pid, CHILD_TIMEOUT_S, &status));
+	self->s.pid = -1;
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+struct waiter {
+	int fd;
+	long ret;
+	int err;
+};
+
+static void *wait_read(void *arg)
+{
+	struct waiter *w = arg;
+	struct async_syscall e = {};
+	char c;
+
+	async_prep_read(&e, w->fd, &c, 1);
+	w->ret = async_submit(&e, 1, ASYNC_SUBMIT_WAIT);
+	w->err = errno;
+	return NULL;
+}
+
+/*
+ * A SIGCHLD that the main thread blocks is not ignored, and goes to the
+ * thread that waits, which finds it ignored: glibc's pthread_create()
+ * blocks every signal for a moment, which is how the fuzzer met it.  The
+ * wait goes on, as a futex wait would.
+ */
+TEST(ignored_signal_does_not_end_wait)
+{
+	struct waiter w = { .ret = -2 };
+	pthread_t thread;
+	sigset_t set;
+	int p[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(p));
+	w.fd = p[0];
+	ASSERT_EQ(0, pthread_create(&thread, NULL, wait_read, &w));
+	ASSERT_EQ(0, wait_blocked(__NR_read, 1));
+	/* Blocked here only: the waiting thread has the old mask. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	ASSERT_EQ(0, pthread_sigmask(SIG_BLOCK, &set, NULL));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(0);
+	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
+	sleep_ms(50);
+	/* The waiting thread took it. */
+	ASSERT_EQ(0, sigpending(&set));
+	ASSERT_FALSE(sigismember(&set, SIGCHLD));
+	ASSERT_EQ(1, write(p[1], "a", 1));
+	ASSERT_EQ(0, pthread_join(thread, NULL));
+	EXPECT_EQ(1, w.ret) TH_LOG("returned %ld (%s)", w.ret,
+				   strerror(w.err));
 }
 
 /* x32 callers have no async_submit(): only the x86_64 table has it. */
