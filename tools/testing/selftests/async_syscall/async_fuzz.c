@@ -97,12 +97,6 @@
  * Each period starts at a random step of its first half, so that short
  * runs see every kind.
  */
-/*
- * The wide modes below, with -w only: one of their failures is not
- * understood yet (an EINTR in a thread's ASYNC_SUBMIT_WAIT call), and CI's
- * run must not be flaky.
- */
-static bool wide;
 #define THREADS_EVERY	800
 #define XKID_EVERY	1000
 #define CREDKID_EVERY	2500
@@ -2578,11 +2572,11 @@ static int fuzz(const char *dir, unsigned long n, unsigned int seconds,
 
 		bump(&rep->progress, 1);
 		step++;
-		if (wide && step % THREADS_EVERY == off_threads)
+		if (step % THREADS_EVERY == off_threads)
 			timed(act_threads, &rep->ns_threads);
-		else if (wide && step % XKID_EVERY == off_xkid)
+		else if (step % XKID_EVERY == off_xkid)
 			timed(act_xkid, &rep->ns_xkids);
-		else if (wide && step % CREDKID_EVERY == off_cred)
+		else if (step % CREDKID_EVERY == off_cred)
 			timed(act_credkid, &rep->ns_credkids);
 		else if (act < 8)
 			act_cancel();
@@ -2624,8 +2618,7 @@ static int remove_one(const char *path, const struct stat *st, int type,
 
 static void usage(const char *prog)
 {
-	fprintf(stderr, "Usage: %s [-s SEED] [-n SUBMISSIONS] [-t SECONDS] [-w]\n"
-		"  -w  also threads, exec/exit/kill children, setuid and chroot\n",
+	fprintf(stderr, "Usage: %s [-s SEED] [-n SUBMISSIONS] [-t SECONDS]\n",
 		prog);
 	exit(KSFT_FAIL);
 }
@@ -2647,7 +2640,7 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], EXEC_ARG))
 		return exec_child();
 	seed = time(NULL) ^ getpid() ^ (now_ns() & 0xffff);
-	while ((opt = getopt(argc, argv, "s:n:t:wh")) != -1) {
+	while ((opt = getopt(argc, argv, "s:n:t:h")) != -1) {
 		switch (opt) {
 		case 's':
 			seed = strtoul(optarg, NULL, 0);
@@ -2657,9 +2650,6 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			seconds = strtoul(optarg, NULL, 0);
-			break;
-		case 'w':
-			wide = true;
 			break;
 		default:
 			usage(argv[0]);
