@@ -2345,23 +2345,34 @@ static void cred_probe(struct cred_state *cs)
 }
 
 /* After a change: the probes not done yet will run in the new context. */
-static void cred_count_late(bool in_place_chroot)
+static void cred_count_late(void)
 {
 	unsigned int k;
 
 	for (k = 0; k < nslots; k++) {
 		struct slot *s = &slots[k];
 
-		if (!s->busy || !s->meta[1].want)
-			continue;
-		if (s->probe) {
+		if (s->busy && s->probe) {
 			s->probe = false;
 			bump(&rep->probes_total, 1);
 			if (!async_done(ent(s, 1)) || !async_done(ent(s, 4)))
 				bump(&rep->probes_late, 1);
 		}
-		/* chroot() in place: what has not started may see either. */
-		if (in_place_chroot && s->meta[4].want &&
+	}
+}
+
+/*
+ * Before a chroot() in place: an open not done yet may run before or after
+ * it, and one that completes while chroot() returns ran after it.
+ */
+static void cred_root_changes(void)
+{
+	unsigned int k;
+
+	for (k = 0; k < nslots; k++) {
+		struct slot *s = &slots[k];
+
+		if (s->busy && s->meta[1].want && s->meta[4].want &&
 		    !async_done(ent(s, 4)))
 			s->meta[4].want = WANT_OK_ENOENT;
 	}
@@ -2418,7 +2429,7 @@ static void cred_setuid(struct cred_state *cs)
 		fail("cred child: setresuid %u: %s\n", uid, strerror(errno));
 	cs->euid = uid;
 	bump(&rep->setuids, 1);
-	cred_count_late(false);
+	cred_count_late();
 }
 
 /* chroot() to the other root, in place or after unshare(CLONE_FS). */
@@ -2428,6 +2439,8 @@ static void cred_chroot(struct cred_state *cs)
 
 	if (!in_place && unshare(CLONE_FS))
 		fail("cred child: unshare(CLONE_FS): %s\n", strerror(errno));
+	if (in_place)
+		cred_root_changes();
 	if (cs->newroot ? fchdir(cs->oldroot) || chroot(".") :
 	    chroot("newroot"))
 		fail("cred child: chroot: %s\n", strerror(errno));
@@ -2435,7 +2448,7 @@ static void cred_chroot(struct cred_state *cs)
 		fail("cred child: fchdir: %s\n", strerror(errno));
 	cs->newroot = !cs->newroot;
 	bump(&rep->chroots, 1);
-	cred_count_late(in_place);
+	cred_count_late();
 }
 
 static void __noreturn cred_kid_main(uint64_t seed)
