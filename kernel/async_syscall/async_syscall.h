@@ -15,6 +15,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 #include <uapi/linux/async_syscall.h>
 
 #define ASYNC_NR_ARGS		6
@@ -179,6 +180,10 @@ async_req_def(const struct async_req *req)
  * @nr_armed: Timers made ready in @timers.
  * @timers: Their timers, in the order of the entries, or NULL.
  * @all_done: Completed when the last chain has completed.
+ * @wait_id: Once a signal interrupted the wait for it, a number never
+ *	given to another batch, which the restarted wait checks; else 0.
+ *	Under &async_ctx.lock.
+ * @wait_index: Then its index in &async_ctx.waits.
  * @reqs: The entries.
  */
 struct async_batch {
@@ -205,6 +210,8 @@ struct async_batch {
 	unsigned int			nr_armed;
 	struct async_timer		*timers;
 	struct completion		all_done;
+	u64				wait_id;
+	u32				wait_index;
 	struct async_req		reqs[] __counted_by(nr);
 };
 
@@ -220,6 +227,8 @@ async_req_uentry(const struct async_batch *batch, const struct async_req *req)
  * @lock: Protects the pools, their queues and workers, and @batches.
  * @pools: The &struct async_pool of each submitting thread and context.
  * @batches: Batches with entries pending, for ASYNC_SUBMIT_CANCEL.
+ * @waits: The pending batches whose wait a signal interrupted, by the
+ *	index its restart looks up.
  * @busy: Workers running a chain, for ASYNC_SUBMIT_CANCEL.
  * @max_workers: Bound on the workers of one pool.
  * @inflight: Entries submitted and not completed.
@@ -232,6 +241,7 @@ struct async_ctx {
 	spinlock_t		lock;	/* guards all but @inflight, @held */
 	struct list_head	pools;
 	struct list_head	batches;
+	struct xarray		waits;
 	struct list_head	busy;
 	unsigned int		max_workers;
 	atomic_t		inflight;
@@ -371,8 +381,7 @@ long async_nowait_close(const u64 *args);
 
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  unsigned int flags);
-long async_wait_interrupted(void __user *uentries, unsigned int nr,
-			    size_t size, unsigned int flags);
+long async_wait_interrupted(struct async_batch *batch, unsigned int nr);
 long async_probe(void __user *uentries, unsigned int nr, size_t size);
 long async_cancel(void __user *uentries, unsigned int nr, size_t size);
 enum async_seccomp_verdict __async_seccomp_check(struct async_batch *batch,

@@ -431,6 +431,8 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->seccomp = seccomp_filter_get();
 	batch->ip = instruction_pointer(current_pt_regs());
 	init_completion(&batch->all_done);
+	batch->wait_id = 0;
+	INIT_LIST_HEAD(&batch->node);
 	batch->submit_ns = ktime_get_ns();
 	if (trace_async_syscall_submit_enabled()) {
 		for (i = 0; i < nr; i++) {
@@ -463,7 +465,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	if ((flags & ASYNC_SUBMIT_WAIT) && punted >= 0 &&
 	    (batch->shared || punted + batch->nr_armed) &&
 	    wait_for_completion_interruptible(&batch->all_done))
-		ret = async_wait_interrupted(uentries, nr, size, flags);
+		ret = async_wait_interrupted(batch, nr);
 	async_batch_put(batch);
 	return ret;
 

@@ -5,104 +5,102 @@
  * A signal that runs no handler (one ignored by default that another
  * thread blocked, a stop and a continue) must not end the wait, as it ends
  * no futex_wait().  The call cannot restart as it is, which would submit
- * the entries again, and its batch may be gone by the time it restarts:
- * the restart waits for the done words in user memory, as a user waiter
- * would.
+ * the entries again.  The restart waits for the same batch, which it finds
+ * by its index in &async_ctx.waits and checks by a number no other batch
+ * ever has.  It does not wait for whatever the caller's array holds by
+ * then: the caller may have unmapped it, or submitted it again from
+ * another thread.  A batch that is no longer there is done.
  */
 
+#include <linux/atomic.h>
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/refcount.h>
 #include <linux/restart_block.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/spinlock.h>
 #include <linux/thread_info.h>
-#include <linux/uaccess.h>
+#include <linux/xarray.h>
 
 #include "async_syscall.h"
-#include "../futex/futex.h"
 
-/* Marks @done waiting if it still is pending, as a user waiter does. */
-static int async_mark_waiting(u32 __user *done)
+/* Global, so that no reused batch and no other process's batch matches. */
+static atomic64_t async_last_wait_id = ATOMIC64_INIT(0);
+
+/* The pending batch of @ctx that @restart waits for, with a reference. */
+static struct async_batch *async_find_waited(struct async_ctx *ctx,
+					     struct restart_block *restart)
 {
-	u32 cur;
-	int ret;
+	u64 wait_id = restart->async_wait.wait_id;
+	struct async_batch *batch;
 
-	for (;;) {
-		ret = futex_cmpxchg_value_locked(&cur, done,
-						 ASYNC_SYSCALL_PENDING,
-						 ASYNC_SYSCALL_WAITING);
-		if (!ret)
-			return 0;
-		if (ret == -EFAULT && fault_in_user_writeable(done))
-			return -EFAULT;
-		/* Contended (arm64 gives up after a number of tries). */
-		cond_resched();
-	}
-}
-
-/*
- * Waits until @done is %ASYNC_SYSCALL_DONE.  With @wake_marked, the
- * completion wakes only a word a waiter marked.
- */
-static int async_wait_done(u32 __user *done, bool wake_marked)
-{
-	u32 val;
-	int ret;
-
-	for (;;) {
-		if (get_user(val, done))
-			return -EFAULT;
-		if (val == ASYNC_SYSCALL_DONE)
-			return 0;
-		if (wake_marked && val == ASYNC_SYSCALL_PENDING) {
-			ret = async_mark_waiting(done);
-			if (ret)
-				return ret;
-			continue;
-		}
-		ret = futex_wait(done, FLAGS_SIZE_32, val, NULL,
-				 FUTEX_BITSET_MATCH_ANY);
-		if (ret == -ERESTARTSYS)
-			return -ERESTART_RESTARTBLOCK;
-		if (ret && ret != -EWOULDBLOCK)
-			return ret;
-	}
+	if (!wait_id)
+		return NULL;
+	spin_lock(&ctx->lock);
+	/* Erased under the lock before its chains drop their reference. */
+	batch = xa_load(&ctx->waits, restart->async_wait.index);
+	if (batch && batch->wait_id == wait_id)
+		refcount_inc(&batch->refs);
+	else
+		batch = NULL;
+	spin_unlock(&ctx->lock);
+	return batch;
 }
 
 static long async_wait_restart(struct restart_block *restart)
 {
-	void __user *uentries = restart->async_wait.uentries;
-	struct async_syscall __user *ue;
-	unsigned int i;
-	int ret;
+	/* Pairs with the release in async_ctx_get(). */
+	struct async_ctx *ctx = smp_load_acquire(&current->signal->async_ctx);
+	struct async_batch *batch = NULL;
+	int ret = 0;
 
-	for (i = 0; i < restart->async_wait.nr; i++) {
-		ue = uentries + (size_t)i * restart->async_wait.size;
-		ret = async_wait_done(&ue->done, restart->async_wait.wake_marked);
-		if (ret)
-			return ret;
+	if (ctx)
+		batch = async_find_waited(ctx, restart);
+	if (batch) {
+		ret = wait_for_completion_interruptible(&batch->all_done);
+		async_batch_put(batch);
 	}
-	/* The results before the caller reads them, as after the first wait. */
-	smp_rmb();
+	if (ret)
+		return -ERESTART_RESTARTBLOCK;
 	return restart->async_wait.nr;
 }
 
 /**
  * async_wait_interrupted() - let a signal without a handler restart a wait
- * @uentries: The entries of the call, as submitted.
- * @nr: Their number.
- * @size: Their size.
- * @flags: The call's flags.
+ * @batch: The batch waited for, which the caller holds.
+ * @nr: The number of its entries, the call's return value.
  *
  * A handler makes the call fail with %EINTR instead; the entries go on.
  *
- * Return: -ERESTART_RESTARTBLOCK.
+ * Return: -ERESTART_RESTARTBLOCK; @nr if the batch is done by now; or
+ * -EINTR, as for a handler, if there is no memory to index it.
  */
-long async_wait_interrupted(void __user *uentries, unsigned int nr,
-			    size_t size, unsigned int flags)
+long async_wait_interrupted(struct async_batch *batch, unsigned int nr)
 {
 	struct restart_block *restart = &current->restart_block;
+	u64 wait_id = atomic64_inc_return(&async_last_wait_id);
+	struct async_ctx *ctx = batch->ctx;
+	bool pending;
+	u32 index;
 
-	restart->async_wait.uentries = uentries;
+	if (xa_alloc(&ctx->waits, &index, batch, xa_limit_32b,
+		     GFP_KERNEL_ACCOUNT))
+		return -EINTR;
+	spin_lock(&ctx->lock);
+	/* Off the list, async_end_chains() no longer erases it. */
+	pending = !list_empty(&batch->node);
+	if (pending) {
+		batch->wait_id = wait_id;
+		batch->wait_index = index;
+	} else {
+		xa_erase(&ctx->waits, index);
+	}
+	spin_unlock(&ctx->lock);
+	if (!pending)
+		return nr;
+	restart->async_wait.wait_id = wait_id;
+	restart->async_wait.index = index;
 	restart->async_wait.nr = nr;
-	restart->async_wait.size = size;
-	restart->async_wait.wake_marked = flags & ASYNC_SUBMIT_WAKE_MARKED;
 	return set_restart_fn(restart, async_wait_restart);
 }

@@ -114,6 +114,7 @@ struct async_ctx *async_ctx_get(void)
 	INIT_LIST_HEAD(&ctx->pools);
 	INIT_LIST_HEAD(&ctx->batches);
 	INIT_LIST_HEAD(&ctx->busy);
+	xa_init_flags(&ctx->waits, XA_FLAGS_ALLOC);
 	async_ctx_init_timers(ctx);
 	/* copy_process() enforces RLIMIT_NPROC itself; 0 must still allow one. */
 	ctx->max_workers = clamp_t(unsigned long, rlimit(RLIMIT_NPROC), 1,
@@ -127,7 +128,9 @@ struct async_ctx *async_ctx_get(void)
 
 void __async_syscall_free(struct async_ctx *ctx)
 {
-	WARN_ON_ONCE(!list_empty(&ctx->pools) || !list_empty(&ctx->timers));
+	WARN_ON_ONCE(!list_empty(&ctx->pools) || !list_empty(&ctx->timers) ||
+		     !xa_empty(&ctx->waits));
+	xa_destroy(&ctx->waits);
 	kfree(ctx);
 }
 
@@ -278,7 +281,9 @@ static void async_end_chains(struct async_batch *batch, unsigned int n)
 	if (!n || !atomic_sub_and_test(n, &batch->pending))
 		return;
 	spin_lock(&ctx->lock);
-	list_del(&batch->node);
+	list_del_init(&batch->node);
+	if (batch->wait_id)
+		xa_erase(&ctx->waits, batch->wait_index);
 	spin_unlock(&ctx->lock);
 	complete(&batch->all_done);
 	async_batch_put(batch);
