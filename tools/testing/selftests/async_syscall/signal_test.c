@@ -49,6 +49,29 @@ static int wait_child_blocked(pid_t pid, long nr)
 	return -ETIMEDOUT;
 }
 
+/*
+ * Waits until thread @tid sleeps in system call @nr: a restarted wait is
+ * in __NR_restart_syscall.
+ */
+static int wait_thread_in(pid_t tid, long nr)
+{
+	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	char path[64], buf[512], *p;
+
+	do {
+		snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+		p = read_small(path, buf, sizeof(buf)) > 0 ?
+		    strrchr(buf, ')') : NULL;
+		snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
+		if (p && p[1] == ' ' && p[2] == 'S' &&
+		    read_small(path, buf, sizeof(buf)) > 0 && buf[0] != 'r' &&
+		    strtol(buf, NULL, 10) == nr)
+			return 0;
+		sleep_ms(POLL_MS);
+	} while (now_ns() < end);
+	return -ETIMEDOUT;
+}
+
 /* Stops child @pid, waits until it is stopped, and continues it. */
 static int stop_then_continue(pid_t pid)
 {
@@ -217,10 +240,10 @@ static void wait_goes_on(struct __test_metadata *_metadata,
 	ASSERT_EQ(1, read(s->go[0], &c, 1));
 	ASSERT_EQ(0, wait_child_blocked(s->pid, __NR_read));
 	ASSERT_EQ(0, stop_and_continue(s->pid));
-	/* Back in its wait, now on the done word: once more. */
-	sleep_ms(50);
+	/* Back in its wait, restarted: once more. */
+	ASSERT_EQ(0, wait_thread_in(s->pid, __NR_restart_syscall));
 	ASSERT_EQ(0, stop_and_continue(s->pid));
-	sleep_ms(50);
+	ASSERT_EQ(0, wait_thread_in(s->pid, __NR_restart_syscall));
 	ASSERT_EQ(1, write(s->a[1], "a", 1));
 
 	ASSERT_EQ(0, wait_child(s->pid, CHILD_TIMEOUT_S, &status));
@@ -240,7 +263,7 @@ TEST_F(stopped, marked_wait_goes_on_after_stop)
 }
 
 struct unmapper {
-	int fd;
+	int fd, done_fd;
 	void *page;
 };
 
@@ -249,20 +272,179 @@ static void *unmap_later(void *arg)
 	struct unmapper *u = arg;
 	char c;
 
-	if (read(u->fd, &c, 1) == 1)
-		munmap(u->page, getpagesize());
+	if (read(u->fd, &c, 1) == 1 && !munmap(u->page, getpagesize()))
+		c = 'u';
+	else
+		c = 'x';
+	if (write(u->done_fd, &c, 1) != 1)
+		return NULL;
 	return NULL;
 }
 
 /*
- * The restarted wait reads the done words in the caller's memory: entries
- * unmapped meanwhile make it fail with EFAULT, the entries queued.
+ * The restarted wait waits for its batch, not for the done words: with
+ * the entries unmapped meanwhile, their completion is lost, and the call
+ * still returns once the entries are done.
  */
-TEST_F(stopped, restarted_wait_faults_on_unmapped_entries)
+static void restarted_wait_ends_with_batch(struct __test_metadata *_metadata,
+					   struct stopped *s,
+					   unsigned int flags)
 {
-	struct unmapper u = { .fd = self->s.b[0] };
+	struct unmapper u = { .fd = s->b[0], .done_fd = s->go[1] };
 	struct async_syscall *e;
 	pthread_t thread;
+	int status;
+	long ret;
+	char c;
+
+	s->pid = fork();
+	ASSERT_LE(0, s->pid);
+	if (!s->pid) {
+		u.page = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CHILD_ASSERT(u.page != MAP_FAILED);
+		CHILD_ASSERT(!pthread_create(&thread, NULL, unmap_later, &u));
+		e = u.page;
+		async_prep_read(e, s->a[0], &c, 1);
+		CHILD_ASSERT(write(s->go[1], "s", 1) == 1);
+		ret = async_submit(e, 1, ASYNC_SUBMIT_WAIT | flags);
+		if (ret != 1) {
+			fprintf(stderr, "# returned %ld (%s)\n", ret,
+				ret < 0 ? strerror(errno) : "-");
+			_exit(1);
+		}
+		_exit(0);
+	}
+
+	ASSERT_EQ(1, read(s->go[0], &c, 1));
+	ASSERT_EQ(0, wait_child_blocked(s->pid, __NR_read));
+	ASSERT_EQ(0, stop_and_continue(s->pid));
+	ASSERT_EQ(0, wait_thread_in(s->pid, __NR_restart_syscall));
+	ASSERT_EQ(1, write(s->b[1], "u", 1));
+	ASSERT_EQ(1, read(s->go[0], &c, 1));
+	ASSERT_EQ('u', c);
+	/* The read completes into the unmapped entry. */
+	ASSERT_EQ(1, write(s->a[1], "a", 1));
+
+	ASSERT_EQ(0, wait_child(s->pid, CHILD_TIMEOUT_S, &status));
+	s->pid = -1;
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(stopped, restarted_wait_ends_with_unmapped_batch)
+{
+	restarted_wait_ends_with_batch(_metadata, &self->s, 0);
+}
+
+TEST_F(stopped, restarted_marked_wait_ends_with_unmapped_batch)
+{
+	restarted_wait_ends_with_batch(_metadata, &self->s,
+				       ASYNC_SUBMIT_WAKE_MARKED);
+}
+
+/*
+ * A sleep on a timer completes while its waiter is stopped, and the entry
+ * is pending again (submitted anew, or changed by whoever shares the
+ * memory) before the waiter continues: the restarted wait ends, as its
+ * batch is done, and does not wait for what the array holds now.
+ */
+static void restarted_wait_ignores_reuse(struct __test_metadata *_metadata,
+					 struct stopped *s, unsigned int flags)
+{
+	struct timespec ts = { 1, 0 };
+	struct async_syscall *e;
+	int64_t end;
+	int status;
+	long ret;
+
+	e = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, e);
+	s->pid = fork();
+	ASSERT_LE(0, s->pid);
+	if (!s->pid) {
+		async_prep_nanosleep(e, &ts);
+		ret = async_submit(e, 1, ASYNC_SUBMIT_WAIT | flags);
+		if (ret != 1) {
+			fprintf(stderr, "# returned %ld (%s)\n", ret,
+				ret < 0 ? strerror(errno) : "-");
+			_exit(1);
+		}
+		_exit(0);
+	}
+
+	ASSERT_EQ(0, wait_thread_in(s->pid, __NR_async_submit));
+	ASSERT_EQ(0, kill(s->pid, SIGSTOP));
+	ASSERT_EQ(s->pid, waitpid(s->pid, &status, WUNTRACED));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_NE(ASYNC_SYSCALL_DONE, e->done) TH_LOG("slept before the stop");
+	end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	while (!async_done(e) && now_ns() < end)
+		sleep_ms(POLL_MS);
+	ASSERT_TRUE(async_done(e));
+	ASSERT_EQ(0, e->result);
+	__atomic_store_n(&e->done, ASYNC_SYSCALL_PENDING, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, kill(s->pid, SIGCONT));
+
+	ASSERT_EQ(0, wait_child(s->pid, CHILD_TIMEOUT_S, &status));
+	s->pid = -1;
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	munmap(e, getpagesize());
+}
+
+TEST_F_TIMEOUT(stopped, restarted_wait_ignores_reused_entry,
+	       CHILD_TIMEOUT_S + 10)
+{
+	restarted_wait_ignores_reuse(_metadata, &self->s, 0);
+}
+
+TEST_F_TIMEOUT(stopped, restarted_marked_wait_ignores_reused_entry,
+	       CHILD_TIMEOUT_S + 10)
+{
+	restarted_wait_ignores_reuse(_metadata, &self->s,
+				     ASYNC_SUBMIT_WAKE_MARKED);
+}
+
+/* A sleep on a timer that ends while its wait has restarted ends it. */
+TEST_F(stopped, timer_ends_restarted_wait)
+{
+	struct timespec ts = { 1, 0 };
+	struct async_syscall e = {};
+	int status;
+	long ret;
+
+	self->s.pid = fork();
+	ASSERT_LE(0, self->s.pid);
+	if (!self->s.pid) {
+		async_prep_nanosleep(&e, &ts);
+		ret = async_submit(&e, 1, ASYNC_SUBMIT_WAIT);
+		_exit(ret == 1 && async_done(&e) && !e.result ? 0 : 1);
+	}
+
+	ASSERT_EQ(0, wait_thread_in(self->s.pid, __NR_async_submit));
+	ASSERT_EQ(0, stop_and_continue(self->s.pid));
+	ASSERT_EQ(0, wait_thread_in(self->s.pid, __NR_restart_syscall));
+
+	ASSERT_EQ(0, wait_child(self->s.pid, CHILD_TIMEOUT_S, &status));
+	self->s.pid = -1;
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+}
+
+static void note_signal(int sig)
+{
+}
+
+/*
+ * A handler that interrupts the restarted wait makes the call fail with
+ * EINTR, as it would the first wait; the entry goes on.
+ */
+TEST_F(stopped, handler_ends_restarted_wait)
+{
+	struct sigaction sa = { .sa_handler = note_signal };
+	struct async_syscall e = {};
 	int status;
 	long ret;
 	char c;
@@ -270,28 +452,24 @@ TEST_F(stopped, restarted_wait_faults_on_unmapped_entries)
 	self->s.pid = fork();
 	ASSERT_LE(0, self->s.pid);
 	if (!self->s.pid) {
-		u.page = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		CHILD_ASSERT(u.page != MAP_FAILED);
-		CHILD_ASSERT(!pthread_create(&thread, NULL, unmap_later, &u));
-		e = u.page;
-		async_prep_read(e, self->s.a[0], &c, 1);
+		CHILD_ASSERT(!sigaction(SIGUSR1, &sa, NULL));
+		async_prep_read(&e, self->s.a[0], &c, 1);
 		CHILD_ASSERT(write(self->s.go[1], "s", 1) == 1);
-		ret = async_submit(e, 1, ASYNC_SUBMIT_WAIT);
-		_exit(ret == -1 && errno == EFAULT ? 0 : 1);
+		ret = async_submit(&e, 1, ASYNC_SUBMIT_WAIT);
+		CHILD_ASSERT(ret == -1 && errno == EINTR);
+		CHILD_ASSERT(write(self->s.go[1], "i", 1) == 1);
+		CHILD_ASSERT(!wait_done(&e, WAIT_TIMEOUT_S));
+		_exit(e.result == 1 && c == 'a' ? 0 : 1);
 	}
 
 	ASSERT_EQ(1, read(self->s.go[0], &c, 1));
 	ASSERT_EQ(0, wait_child_blocked(self->s.pid, __NR_read));
 	ASSERT_EQ(0, stop_and_continue(self->s.pid));
-	sleep_ms(50);
-	ASSERT_EQ(1, write(self->s.b[1], "u", 1));
-	sleep_ms(50);
-	/*
-	 * Its wait restarts again, reads the unmapped done word and exits,
-	 * maybe before a waitpid() could see it continue.
-	 */
-	ASSERT_EQ(0, stop_then_continue(self->s.pid));
+	ASSERT_EQ(0, wait_thread_in(self->s.pid, __NR_restart_syscall));
+	ASSERT_EQ(0, kill(self->s.pid, SIGUSR1));
+	ASSERT_EQ(1, read(self->s.go[0], &c, 1));
+	ASSERT_EQ('i', c);
+	ASSERT_EQ(1, write(self->s.a[1], "a", 1));
 
 	ASSERT_EQ(0, wait_child(self->s.pid, CHILD_TIMEOUT_S, &status));
 	self->s.pid = -1;
@@ -327,6 +505,7 @@ TEST(ignored_signal_does_not_end_wait)
 {
 	struct waiter w = { .ret = -2 };
 	pthread_t thread;
+	int64_t end;
 	sigset_t set;
 	int p[2];
 	pid_t pid;
@@ -344,9 +523,14 @@ TEST(ignored_signal_does_not_end_wait)
 	if (!pid)
 		_exit(0);
 	ASSERT_EQ(pid, waitpid(pid, NULL, 0));
-	sleep_ms(50);
-	/* The waiting thread took it. */
-	ASSERT_EQ(0, sigpending(&set));
+	/* The waiting thread takes it. */
+	end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	do {
+		ASSERT_EQ(0, sigpending(&set));
+		if (!sigismember(&set, SIGCHLD))
+			break;
+		sleep_ms(POLL_MS);
+	} while (now_ns() < end);
 	ASSERT_FALSE(sigismember(&set, SIGCHLD));
 	ASSERT_EQ(1, write(p[1], "a", 1));
 	ASSERT_EQ(0, pthread_join(thread, NULL));
