@@ -18,6 +18,9 @@
 #include <linux/xarray.h>
 #include <uapi/linux/async_syscall.h>
 
+struct async_work;
+struct wake_q_head;
+
 #define ASYNC_NR_ARGS		6
 #define ASYNC_SYSCALL_FLAGS	(ASYNC_SYSCALL_LINK | ASYNC_SYSCALL_RUN_ANYWAY | \
 				 ASYNC_SYSCALL_FORCE_ASYNC)
@@ -305,6 +308,42 @@ struct async_pool {
 	bool			share_at_once;
 };
 
+/**
+ * struct async_worker - one worker thread
+ * @pool: The pool it belongs to.
+ * @task: Its thread.
+ * @idle_node: Link in &async_pool.idle while it sleeps.
+ * @busy_node: Link in &async_ctx.busy while it runs a chain.
+ * @batch: The batch of the chain it runs, under &async_ctx.lock.
+ * @first: The entry it took the chain at, under &async_ctx.lock.
+ * @req: The entry it runs, under &async_ctx.lock.
+ * @working: It has taken a chain or a work and not finished it.
+ * @running: It is @working and counted in &async_pool.nr_running: not
+ *	asleep.  Only the worker itself changes @working and @running.
+ * @dying: A fatal signal was taken: finish the chain cancelled, then exit.
+ * @kill_sig: Signal with which the process must die if the fatal signal
+ *	did not end it, after a seccomp kill.
+ */
+struct async_worker {
+	struct async_pool	*pool;
+	struct task_struct	*task;
+	struct list_head	idle_node;
+	struct list_head	busy_node;
+	struct async_batch	*batch;
+	struct async_req	*first;
+	struct async_req	*req;
+	bool			working;
+	bool			running;
+	bool			dying;
+	int			kill_sig;
+};
+
+/* What a pool holds when its last worker is gone. */
+struct async_orphans {
+	struct list_head	batches;
+	struct list_head	works;
+};
+
 enum async_seccomp_verdict {
 	ASYNC_SECCOMP_ALLOW,
 	ASYNC_SECCOMP_DENY,
@@ -340,23 +379,98 @@ static inline bool async_audited(void)
 	return audit_enabled && !audit_dummy_context();
 }
 
+/* pool.c: the process's context, its pools, and the making of workers */
 struct async_ctx *async_ctx_get(void);
 struct async_pool *async_pool_get(struct async_ctx *ctx);
 void async_pool_unpin(struct async_pool *pool);
 int async_pool_prepare(struct async_pool *pool);
-void async_batch_free(struct async_batch *batch);
-void async_batch_put(struct async_batch *batch);
-
-int async_run_inline(struct async_batch *batch, struct async_pool *pool,
-		     bool audited, unsigned int *nr_blocking);
+bool async_pool_matches(struct async_pool *pool);
+unsigned int async_pool_cpus(struct async_pool *pool);
+bool async_pool_wants_worker(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock);
+struct async_worker *async_claim_idle(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock);
+bool async_wake_idle(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock);
+void async_pool_kick(struct async_pool *pool, struct async_orphans *orphans,
+		     struct wake_q_head *wake_q)
+	__must_hold(&pool->ctx->lock);
+void async_reserve_worker(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock);
+void async_unreserve_worker(struct async_pool *pool,
+			    struct async_orphans *orphans,
+			    struct wake_q_head *wake_q)
+	__must_hold(&pool->ctx->lock);
+int async_spawn_worker(struct async_pool *pool);
+void async_worker_recruit(struct async_worker *w);
+bool async_pool_wants_spare(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock);
+void async_worker_keep_spare(struct async_worker *w);
+void async_worker_exit(struct async_worker *w)
+	__releases(&w->pool->ctx->lock);
 void async_queue_chains(struct async_batch *batch, struct async_pool *pool,
 			unsigned int nr_punted, unsigned int nr_blocking);
+
+/* worker.c: the worker thread, and the interruptions it takes */
+int async_worker_fn(void *data);
+bool async_worker_signals(struct async_worker *w);
+bool async_restartable(long ret);
+bool async_may_restart(struct async_worker *w, const bool *cancelled,
+		       unsigned int *quiet);
+void async_worker_clean(struct async_worker *w);
+void async_worker_rest(struct async_worker *w);
+
+/* run.c: entries run in the submitter, and chains on a worker */
+int async_run_inline(struct async_batch *batch, struct async_pool *pool,
+		     bool audited, unsigned int *nr_blocking);
+void async_run_chain(struct async_worker *w, struct async_batch *batch,
+		     struct async_req *first, bool untried);
+void async_mark_left(struct async_batch *batch, struct async_req *req,
+		     u32 n);
+unsigned int async_next_chain(struct async_batch *batch,
+			      unsigned int from);
+struct async_req *async_take_chain(struct async_batch *batch);
+bool async_chain_blocks(struct async_req *req);
+
+/* share.c: a batch shared with workers while its submitter runs it */
+bool async_share(struct async_batch *batch, struct async_pool *pool,
+		 unsigned int next, unsigned int nr_punted,
+		 unsigned int nr_blocking);
+bool async_claim_chain(struct async_batch *batch, struct async_pool *pool,
+		       struct async_req *first)
+	__must_hold(&batch->ctx->lock);
+void async_requeue_chain(struct async_batch *batch, struct async_pool *pool,
+			 struct async_req *req);
+unsigned int async_unqueue_chains(struct async_batch *batch,
+				  struct async_pool *pool,
+				  unsigned int *nr_entries)
+	__must_hold(&batch->ctx->lock);
+
+/* complete.c: the end of entries, chains and batches */
+void async_batch_put(struct async_batch *batch);
+void async_end_chains(struct async_batch *batch, unsigned int n);
+void async_chain_done(struct async_batch *batch, struct async_req *first);
 void async_complete(struct async_batch *batch, struct async_req *req,
 		    long res);
-void async_chain_done(struct async_batch *batch, struct async_req *first);
 void async_trace_ended(struct async_batch *batch, struct async_req *req,
 		       long res);
 
+/* cancel.c: cancels, and the work of a pool with no worker left */
+void async_orphans_init(struct async_orphans *orphans);
+void async_cancel_orphans(struct async_orphans *orphans);
+void async_interrupt_cancelled(struct async_ctx *ctx)
+	__must_hold(&ctx->lock);
+unsigned int async_cancel_batch(struct async_batch *batch,
+				void __user *uentries, unsigned int nr,
+				size_t size, struct list_head *stopped,
+				bool *running)
+	__must_hold(&batch->ctx->lock);
+
+/* work.c: work queued from inside the kernel */
+void async_work_done(struct async_work *work, long res);
+void async_run_work(struct async_worker *w, struct async_work *work);
+
+/* timer.c: sleeps that hold no thread */
 int async_sleep_nanosleep(const u64 *args, struct async_sleep *sleep);
 int async_sleep_clock_nanosleep(const u64 *args, struct async_sleep *sleep);
 int async_done_op(u32 __user *done, int op, u32 oparg);
@@ -371,6 +485,7 @@ bool async_timer_cancel(struct async_req *req, struct list_head *stopped);
 void async_timers_stopped(struct list_head *stopped, bool write_rem);
 void async_ctx_init_timers(struct async_ctx *ctx);
 
+/* nowait.c: what the submitter runs itself, without blocking */
 long async_nowait_read(const u64 *args);
 long async_nowait_readv_fpos(const u64 *args);
 long async_nowait_pread64(const u64 *args);
@@ -379,11 +494,15 @@ long async_nowait_preadv2(const u64 *args);
 long async_nowait_openat(const u64 *args);
 long async_nowait_close(const u64 *args);
 
+/* submit.c, wait.c: one call's entries, checked, queued and waited for */
+void async_batch_free(struct async_batch *batch);
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  unsigned int flags);
 long async_wait_interrupted(struct async_batch *batch, unsigned int nr);
 long async_probe(void __user *uentries, unsigned int nr, size_t size);
 long async_cancel(void __user *uentries, unsigned int nr, size_t size);
+
+/* security.c: seccomp on every entry, and the sysctl switches */
 enum async_seccomp_verdict __async_seccomp_check(struct async_batch *batch,
 						 u32 nr, const u64 *args,
 						 long *res);

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Work the kernel hands to the workers of the calling thread, one
+ * &struct async_work at a time: Linux AIO's buffered I/O and fsync.
+ *
+ * Each work gets a worker of its own at once, idle or made for it, so
+ * that it never waits behind chains or other work.
+ */
+
+#include <linux/async_syscall.h>
+#include <linux/compat.h>
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/wake_q.h>
+
+#include "async_syscall.h"
+
+void async_work_done(struct async_work *work, long res)
+{
+	const struct cred *cred = work->cred;
+
+	work->ops->complete(work, res);
+	put_cred(cred);
+}
+
+/*
+ * Runs a work queued from inside the kernel.  Either the worker sees a
+ * cancel before it starts, or the cancel sees the worker and interrupts it.
+ */
+void async_run_work(struct async_worker *w, struct async_work *work)
+{
+	const struct cred *old_cred;
+	unsigned int quiet = 0;
+	long res = -ECANCELED;
+
+	WRITE_ONCE(work->runner, current);
+	/* Pairs with the barrier in async_work_cancel(). */
+	smp_mb();
+	if (!READ_ONCE(work->cancelled) && !w->dying &&
+	    !fatal_signal_pending(current)) {
+		old_cred = override_creds(work->cred);
+		arch_async_set_pkey_rights(work->pkey_rights);
+		res = work->ops->run(work);
+		while (async_restartable(res)) {
+			if (!async_may_restart(w, &work->cancelled, &quiet)) {
+				res = -EINTR;
+				break;
+			}
+			res = work->ops->run(work);
+		}
+		revert_creds(old_cred);
+	}
+	WRITE_ONCE(work->runner, NULL);
+	/*
+	 * Complete first: the completion ends a write's freeze protection,
+	 * which a stop in the clean-up must not hold, and may drop the last
+	 * reference to a file, whose release the clean-up then runs.
+	 */
+	async_work_done(work, res);
+	async_worker_clean(w);
+}
+
+/*
+ * Each kernel work gets a worker of its own: an idle one, or one created
+ * for it.  A worker merely on its way might be a creation that fails,
+ * and the work would then wait behind busy ones.
+ */
+static bool async_pool_can_take_work(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
+{
+	return !list_empty(&pool->idle);
+}
+
+static void async_pool_add_work(struct async_pool *pool,
+				struct async_work *work)
+	__must_hold(&pool->ctx->lock)
+{
+	list_add_tail(&work->node, &pool->works);
+	pool->nr_works++;
+	/* async_pool_can_take_work() said there is one. */
+	WARN_ON_ONCE(!async_wake_idle(pool));
+}
+
+/*
+ * Queues @work under one lock when the calling thread's pool can take it:
+ * the common case.  Returns 0 if queued, -EAGAIN if the pool is at its
+ * bound with every worker busy, or 1 if a worker must be made first.
+ */
+static int async_work_queue_fast(struct async_ctx *ctx,
+				 struct async_work *work)
+{
+	struct async_pool *pool;
+	int ret = 1;
+
+	spin_lock(&ctx->lock);
+	list_for_each_entry(pool, &ctx->pools, node) {
+		if (!async_pool_matches(pool))
+			continue;
+		if (pool->nr_workers && async_pool_can_take_work(pool)) {
+			async_pool_add_work(pool, work);
+			ret = 0;
+		} else if (pool->nr_workers >= ctx->max_workers) {
+			ret = -EAGAIN;
+		}
+		break;
+	}
+	spin_unlock(&ctx->lock);
+	return ret;
+}
+
+/*
+ * Queues @work with a worker made for it; the pool is pinned.  If the
+ * worker cannot be made, @work is taken back, unless a worker has already
+ * taken it: it is then running, and queued it was.
+ */
+static int async_work_queue_slow(struct async_pool *pool,
+				 struct async_work *work)
+{
+	struct async_ctx *ctx = pool->ctx;
+	struct async_orphans orphans;
+	DEFINE_WAKE_Q(wake_q);
+	bool taken;
+	int err;
+
+	spin_lock(&ctx->lock);
+	if (pool->nr_workers && async_pool_can_take_work(pool)) {
+		async_pool_add_work(pool, work);
+		spin_unlock(&ctx->lock);
+		return 0;
+	}
+	if (pool->nr_workers >= ctx->max_workers) {
+		spin_unlock(&ctx->lock);
+		return -EAGAIN;
+	}
+	async_reserve_worker(pool);
+	list_add_tail(&work->node, &pool->works);
+	pool->nr_works++;
+	spin_unlock(&ctx->lock);
+
+	err = async_spawn_worker(pool);
+	if (!err)
+		return 0;
+	spin_lock(&ctx->lock);
+	taken = list_empty(&work->node);
+	if (!taken) {
+		list_del_init(&work->node);
+		pool->nr_works--;
+	}
+	async_unreserve_worker(pool, &orphans, &wake_q);
+	spin_unlock(&ctx->lock);
+	wake_up_q(&wake_q);
+	async_cancel_orphans(&orphans);
+	return taken ? 0 : err;
+}
+
+/**
+ * async_work_queue() - hand work to the workers of the calling thread
+ * @work: The work, set up with async_work_init().
+ *
+ * The work runs on a worker of the calling thread's pool, which shares its
+ * files, fs and namespaces, with the caller's credentials of now.  Its
+ * ->complete() is called exactly once, also when the process exits first.
+ * A worker that is idle or made for it takes it at once: it never waits
+ * behind other work.
+ *
+ * Return: 0 once queued, or a negative errno and nothing was queued:
+ * -EOPNOTSUPP for a kernel thread, a worker of any kind or a compat
+ * system call, -EPERM if the sysctl kernel.async_syscall_disabled is 2,
+ * -EAGAIN if every worker is busy at the bound, -ENOMEM, or the error
+ * creating a worker.
+ */
+int async_work_queue(struct async_work *work)
+{
+	struct async_pool *pool;
+	struct async_ctx *ctx;
+	int err;
+
+	/* Workers made in a compat call would run later entries as compat. */
+	if ((current->flags & (PF_KTHREAD | PF_IO_WORKER)) || !current->mm ||
+	    in_compat_syscall())
+		return -EOPNOTSUPP;
+	if (!async_work_allowed())
+		return -EPERM;
+	ctx = async_ctx_get();
+	if (!ctx)
+		return -ENOMEM;
+	work->cred = get_current_cred();
+	work->pkey_rights = arch_async_pkey_rights();
+	err = async_work_queue_fast(ctx, work);
+	if (err > 0) {
+		pool = async_pool_get(ctx);
+		err = PTR_ERR_OR_ZERO(pool);
+		if (!err) {
+			err = async_work_queue_slow(pool, work);
+			async_pool_unpin(pool);
+		}
+	}
+	if (err) {
+		put_cred(work->cred);
+		work->cred = NULL;
+	}
+	return err;
+}
+
+/**
+ * async_work_cancel() - cancel queued work
+ * @work: Work set up with async_work_init(), queued or about to be.
+ *
+ * Work not yet started completes with -ECANCELED when a worker reaches
+ * it; running work gets TIF_NOTIFY_SIGNAL, which ends an interruptible
+ * wait.  Callable in atomic context, as long as the caller keeps @work
+ * alive, for instance by holding a lock its ->complete() takes.
+ */
+void async_work_cancel(struct async_work *work)
+{
+	struct task_struct *runner;
+
+	WRITE_ONCE(work->cancelled, true);
+	/* Pairs with the barrier in async_run_work(). */
+	smp_mb();
+	rcu_read_lock();
+	runner = READ_ONCE(work->runner);
+	if (runner)
+		set_notify_signal(runner);
+	rcu_read_unlock();
+}
