@@ -44,7 +44,7 @@ cd "$REPO"
 mapfile -t kernel_files < <(find kernel include arch -type f -name '*.[ch]' | sort)
 mapfile -t user_files < <(find samples tools bench -type f -name '*.[ch]' | sort)
 kdoc_files=(kernel/async_syscall/*.[ch] include/uapi/linux/async_syscall.h include/trace/events/async_syscall.h
-	    include/linux/async_syscall.h arch/*/*/async_syscall.c)
+	    include/linux/async_syscall.h arch/*/include/asm/async_syscall.h)
 
 # checkpatch --strict on every file; exit status 1 only means findings,
 # which check() finds in the output.
@@ -66,7 +66,7 @@ check kernel-doc "$LOGS/check-kernel-doc.log" '.' \
 # C=2: check the sources whether or not their objects are up to date.
 check sparse "$LOGS/check-sparse.log" ': (warning|error):' \
 	make -C "$TREE" O="$OBJ" ARCH=x86_64 C=2 -j"$JOBS" \
-	kernel/async_syscall/ arch/x86/entry/async_syscall.o
+	kernel/async_syscall/
 
 # The same on arm64, once make kernel ARCH=arm64 has configured it.
 ARM64_OBJ=$BUILD/obj-arm64
@@ -75,7 +75,7 @@ if [ -f "$ARM64_OBJ/include/generated/autoconf.h" ]; then
 	check "sparse, arm64" "$LOGS/check-sparse-arm64.log" \
 		'async_syscall[^:]*:[0-9]+:[0-9]+: (warning|error):' \
 		make -C "$TREE" O="$ARM64_OBJ" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
-		C=2 -j"$JOBS" kernel/async_syscall/ arch/arm64/kernel/async_syscall.o
+		C=2 -j"$JOBS" kernel/async_syscall/
 else
 	say "sparse, arm64: skipped, no arm64 build (make kernel ARCH=arm64)"
 fi

@@ -203,15 +203,15 @@ build_commit()
 {
 	if [ "$SERIES_BUILD" != objects ] ||
 	   changes_outside tools/ Documentation/ MAINTAINERS; then
-		build "$SOBJ" arch/x86/entry/async_syscall.c \
+		build "$SOBJ" arch/x86/include/asm/async_syscall.h \
 			"$HARNESS/config/series.config" || return
 	fi
 	if [ "$SERIES_BUILD" != objects ] &&
-	   [ -e "$WT/arch/arm64/kernel/async_syscall.c" ] &&
+	   [ -e "$WT/arch/arm64/include/asm/async_syscall.h" ] &&
 	   changes_outside tools/ samples/ Documentation/ MAINTAINERS; then
 		(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 		 KIMAGE=arch/arm64/boot/Image
-		 build "$SOBJ-arm64" arch/arm64/kernel/async_syscall.c $(kernel_fragments)) ||
+		 build "$SOBJ-arm64" arch/arm64/include/asm/async_syscall.h $(kernel_fragments)) ||
 			return
 	fi
 	[ -d "$WT/tools/testing/selftests/async_syscall" ] || return 0

@@ -60,12 +60,6 @@ static inline void async_work_init(struct async_work *work,
 }
 
 #ifdef CONFIG_ASYNC_SYSCALL
-long arch_async_syscall(unsigned int nr, const u64 *args,
-			long (*issue)(const u64 *args));
-void arch_async_trace_inline(unsigned int nr, const u64 *args,
-			     const long *ret);
-u64 arch_async_pkey_rights(void);
-void arch_async_set_pkey_rights(u64 rights);
 void __async_syscall_free(struct async_ctx *ctx);
 void __async_syscall_stop_sleeps(struct async_ctx *ctx);
 int async_work_queue(struct async_work *work);

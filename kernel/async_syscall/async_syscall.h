@@ -17,6 +17,7 @@
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <uapi/linux/async_syscall.h>
+#include <asm/async_syscall.h>
 
 struct async_work;
 struct wake_q_head;
@@ -469,6 +470,11 @@ unsigned int async_cancel_batch(struct async_batch *batch,
 /* work.c: work queued from inside the kernel */
 void async_work_done(struct async_work *work, long res);
 void async_run_work(struct async_worker *w, struct async_work *work);
+
+/* entry.c: an entry as the system call it is, for audit and tracing */
+long async_enter_syscall(unsigned int nr, const u64 *args,
+			 long (*issue)(const u64 *args));
+void async_trace_syscall(unsigned int nr, const u64 *args, const long *ret);
 
 /* timer.c: sleeps that hold no thread */
 int async_sleep_nanosleep(const u64 *args, struct async_sleep *sleep);

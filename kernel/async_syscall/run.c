@@ -41,12 +41,12 @@ static __always_inline void async_resolve_args(struct async_batch *batch,
 DECLARE_TRACEPOINT(sys_enter);
 DECLARE_TRACEPOINT(sys_exit);
 
-/* The architecture's hook copies the registers: only for a tracepoint. */
+/* async_trace_syscall() copies the registers: only for a tracepoint. */
 static __always_inline void async_trace_inline(u32 nr, const u64 *args,
 					       const long *ret)
 {
 	if (tracepoint_enabled(sys_enter) || tracepoint_enabled(sys_exit))
-		arch_async_trace_inline(nr, args, ret);
+		async_trace_syscall(nr, args, ret);
 }
 
 /*
@@ -499,7 +499,7 @@ static long async_call(const struct async_op_def *def, u32 nr,
 {
 	if (def->issue)
 		nr = def->as_syscall(args);
-	return arch_async_syscall(nr, args, def->issue);
+	return async_enter_syscall(nr, args, def->issue);
 }
 
 static long async_issue(struct async_worker *w, struct async_batch *batch,
