@@ -67,9 +67,9 @@ struct async_ctx *async_ctx_get(void)
 
 void __async_syscall_free(struct async_ctx *ctx)
 {
+	/* Empty, so it has no nodes: xa_destroy() would lock it in softirq. */
 	WARN_ON_ONCE(!list_empty(&ctx->pools) || !list_empty(&ctx->timers) ||
 		     !xa_empty(&ctx->waits));
-	xa_destroy(&ctx->waits);
 	kfree(ctx);
 }
 
