@@ -24,7 +24,7 @@
 
 #ifndef __NR_async_submit
 #if (defined(__x86_64__) || defined(__aarch64__)) && !defined(__ILP32__)
-#define __NR_async_submit 463
+#define __NR_async_submit 472
 #else
 #error "async_submit() is only wired up for x86_64 and arm64"
 #endif

@@ -1564,9 +1564,9 @@ static void edit_nr_9999(struct async_syscall *e)
 	e[1].nr = 9999;
 }
 
-static void edit_nr_464(struct async_syscall *e)
+static void edit_nr_473(struct async_syscall *e)
 {
-	e[1].nr = 464;
+	e[1].nr = 473;
 }
 
 static void edit_nr_async_submit(struct async_syscall *e)
@@ -1694,7 +1694,7 @@ static const struct bad_input bad_inputs[] = {
 		   ASYNC_SUBMIT_ABI_VERSION, EINVAL),
 	ENTRY_ERR("entry flag 1U << 3", edit_entry_flag, 1, EINVAL),
 	ENTRY_ERR("nr 9999", edit_nr_9999, 1, EINVAL),
-	ENTRY_ERR("nr 464", edit_nr_464, 1, EINVAL),
+	ENTRY_ERR("nr 473", edit_nr_473, 1, EINVAL),
 	ENTRY_ERR("nr async_submit", edit_nr_async_submit, 1, EOPNOTSUPP),
 	ENTRY_ERR("nr exit_group", edit_nr_exit_group, 1, EOPNOTSUPP),
 	ENTRY_ERR("nr getpid", edit_nr_getpid, 1, EOPNOTSUPP),
