@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Static checks of our files: checkpatch, kernel-doc, sparse and the man page
-# lint.  Every check runs; the run fails if any of them reports something.
+# Static checks of our files: checkpatch, kernel-doc, sparse, the man page
+# lint and the docs' whitelist tables against opdef.c.  Every check runs;
+# the run fails if any of them reports something.
 # x86_64's build; sparse also checks arm64's when there is one.
 export ARCH=x86_64
 . "$(dirname "$0")/lib.sh"
@@ -96,6 +97,10 @@ man_example()
 }
 
 check "man page example" "$LOGS/check-man-example.log" '(warning|error)' man_example
+
+# A call is accepted only with its line in both whitelist tables.
+check "whitelist tables" "$LOGS/check-whitelist.log" '^whitelist: [a-z0-9_]+ is in' \
+	"$HARNESS/whitelist.sh"
 
 [ -z "$failed" ] || fail "static checks" "" "findings from:$failed"
 say "all checks clean"

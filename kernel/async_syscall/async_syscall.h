@@ -62,6 +62,10 @@ struct async_sleep {
  * @sleep: Only sleeps: reads the sleep into @sleep and returns 0, or
  *	returns the call's error.  Returns -EAGAIN having read nothing when
  *	no hrtimer runs the clock; with a NULL @sleep, only checks that.
+ * @check: Returns -EOPNOTSUPP for arguments with which the call would act
+ *	on the calling thread, which is not the submitter on a worker; else
+ *	0.  Called on a worker before seccomp, with the arguments resolved.
+ *	Such a call has no @nowait.
  */
 struct async_op_def {
 	const char	*name;
@@ -71,6 +75,7 @@ struct async_op_def {
 	u32		(*as_syscall)(const u64 *args);
 	long		(*nowait)(const u64 *args);
 	int		(*sleep)(const u64 *args, struct async_sleep *sleep);
+	long		(*check)(const u64 *args);
 };
 
 extern const struct async_op_def async_syscall_defs[];
@@ -363,12 +368,44 @@ enum async_seccomp_verdict {
 #define async_tagged_addr_ctrl()	(-EINVAL)
 #endif
 
-/* poll() is not in the generic table (arm64): opdef.c lists it only here. */
-#ifdef __NR_poll
-#define ASYNC_OP_DEF_POLL \
-	[__NR_poll] = { .name = "poll", .nargs = 3, .waits = true },
+/*
+ * The older calls that x86_64 has and the generic table (arm64) does not:
+ * opdef.c lists them only here.
+ */
+#ifdef __NR_open
+#define ASYNC_SYSCALL_DEFS_LEGACY \
+	[__NR_open] = { .name = "open", .nargs = 3 }, \
+	[__NR_creat] = { .name = "creat", .nargs = 2 }, \
+	[__NR_stat] = { .name = "stat", .nargs = 2 }, \
+	[__NR_lstat] = { .name = "lstat", .nargs = 2 }, \
+	[__NR_access] = { .name = "access", .nargs = 2 }, \
+	[__NR_getdents] = { .name = "getdents", .nargs = 3 }, \
+	[__NR_rename] = { .name = "rename", .nargs = 2 }, \
+	[__NR_mkdir] = { .name = "mkdir", .nargs = 2 }, \
+	[__NR_rmdir] = { .name = "rmdir", .nargs = 1 }, \
+	[__NR_mknod] = { .name = "mknod", .nargs = 3 }, \
+	[__NR_link] = { .name = "link", .nargs = 2 }, \
+	[__NR_unlink] = { .name = "unlink", .nargs = 1 }, \
+	[__NR_symlink] = { .name = "symlink", .nargs = 2 }, \
+	[__NR_readlink] = { .name = "readlink", .nargs = 3 }, \
+	[__NR_chmod] = { .name = "chmod", .nargs = 2 }, \
+	[__NR_chown] = { .name = "chown", .nargs = 3 }, \
+	[__NR_lchown] = { .name = "lchown", .nargs = 3 }, \
+	[__NR_utime] = { .name = "utime", .nargs = 2 }, \
+	[__NR_utimes] = { .name = "utimes", .nargs = 2 }, \
+	[__NR_futimesat] = { .name = "futimesat", .nargs = 3 }, \
+	[__NR_dup2] = { .name = "dup2", .nargs = 2 }, \
+	[__NR_pipe] = { .name = "pipe", .nargs = 1 }, \
+	[__NR_eventfd] = { .name = "eventfd", .nargs = 1 }, \
+	[__NR_signalfd] = { .name = "signalfd", .nargs = 3 }, \
+	[__NR_epoll_create] = { .name = "epoll_create", .nargs = 1 }, \
+	[__NR_inotify_init] = { .name = "inotify_init", .nargs = 0 }, \
+	[__NR_poll] = { .name = "poll", .nargs = 3, .waits = true }, \
+	[__NR_select] = { .name = "select", .nargs = 5, .waits = true }, \
+	[__NR_epoll_wait] = { .name = "epoll_wait", .nargs = 4, .waits = true }, \
+	[__NR_accept] = { .name = "accept", .nargs = 3, .waits = true },
 #else
-#define ASYNC_OP_DEF_POLL
+#define ASYNC_SYSCALL_DEFS_LEGACY
 #endif
 
 /*

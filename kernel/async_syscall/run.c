@@ -513,6 +513,11 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 	long ret;
 
 	async_resolve_args(batch, req, args);
+	if (def->check) {
+		ret = def->check(args);
+		if (ret)
+			return ret;
+	}
 	switch (req->flags & ASYNC_REQ_ALLOWED ? ASYNC_SECCOMP_ALLOW :
 		async_seccomp_check(batch, nr, args, &ret)) {
 	case ASYNC_SECCOMP_ALLOW:
