@@ -98,14 +98,50 @@ bool async_may_restart(struct async_worker *w, const bool *cancelled,
 }
 
 /*
+ * Signals raised on this thread, by the entry (SIGPIPE, SIGXFSZ) or sent to
+ * the worker's id, go to the thread that submitted the entry, as they
+ * would have for the direct call.  A group exit's SIGKILL and a seccomp
+ * kill's SIGSYS stay; so does the rest once the process is dying.
+ */
+static void async_worker_pass_signals(struct async_worker *w,
+				      struct sighand_struct *sighand)
+{
+	kernel_siginfo_t info;
+	enum pid_type type;
+	sigset_t mask;
+	int sig;
+
+	spin_lock_irq(&sighand->siglock);
+	while (!__fatal_signal_pending(current) && !w->kill_sig) {
+		mask = current->pending.signal;
+		sigdelsetmask(&mask, sigmask(SIGKILL) | sigmask(SIGSTOP));
+		sig = 0;
+		if (!sigisemptyset(&mask)) {
+			/* What is queued here, never the process's queue. */
+			signotset(&mask);
+			sig = dequeue_signal(&mask, &info, &type);
+		}
+		if (!sig || WARN_ON_ONCE(type != PIDTYPE_PID)) {
+			flush_sigqueue(&current->pending);
+			recalc_sigpending();
+			break;
+		}
+		spin_unlock_irq(&sighand->siglock);
+		send_sig_info(sig, &info, w->pool->owner);
+		spin_lock_irq(&sighand->siglock);
+	}
+	spin_unlock_irq(&sighand->siglock);
+}
+
+/*
  * A worker never returns to user mode, where a thread normally drops what
  * a system call left behind.  Do the work due on the way back to user
  * mode first (deferred fput()s, memcg and blkcg throttling, dropping the
  * request-key cache, which must not serve the next entry's creds), then
  * drop what must not leak into the next entry: a cancel's notification, a
- * signal mask set by ppoll() or pselect6(), signals raised on this thread
- * such as SIGPIPE, which the entry's error already reports.  A stop or a
- * freeze is taken here, as a pause between entries.
+ * signal mask set by ppoll() or pselect6(), and the signals raised on this
+ * thread, which go to the submitter.  A stop or a freeze is taken here,
+ * as a pause between entries.
  */
 void async_worker_clean(struct async_worker *w)
 {
@@ -117,15 +153,8 @@ void async_worker_clean(struct async_worker *w)
 	/* Before get_signal(), which must never see a handled signal. */
 	restore_saved_sigmask();
 	async_worker_signals(w);
-	if (!sigisemptyset(&current->pending.signal)) {
-		spin_lock_irq(&sighand->siglock);
-		/* Keep a group exit's SIGKILL and a seccomp kill's SIGSYS. */
-		if (!__fatal_signal_pending(current) && !w->kill_sig) {
-			flush_sigqueue(&current->pending);
-			recalc_sigpending();
-		}
-		spin_unlock_irq(&sighand->siglock);
-	}
+	if (!sigisemptyset(&current->pending.signal))
+		async_worker_pass_signals(w, sighand);
 	if (w->kill_sig)
 		async_kill_process(w->kill_sig);
 }
