@@ -210,6 +210,99 @@ static inline void async_prep_nanosleep(struct async_syscall *e,
 	async_prep(e, __NR_nanosleep, async_ptr(ts), 0, 0, 0, 0, 0);
 }
 
+static inline void async_prep_mkdirat(struct async_syscall *e, int dfd,
+				      const char *path, mode_t mode)
+{
+	async_prep(e, __NR_mkdirat, dfd, async_ptr(path), mode, 0, 0, 0);
+}
+
+/* @stx points to a struct statx. */
+static inline void async_prep_statx(struct async_syscall *e, int dfd,
+				    const char *path, int flags,
+				    unsigned int mask, void *stx)
+{
+	async_prep(e, __NR_statx, dfd, async_ptr(path), flags, mask,
+		   async_ptr(stx), 0);
+}
+
+static inline void async_prep_getdents64(struct async_syscall *e, int fd,
+					 void *buf, size_t len)
+{
+	async_prep(e, __NR_getdents64, fd, async_ptr(buf), len, 0, 0, 0);
+}
+
+static inline void async_prep_fchmod(struct async_syscall *e, int fd,
+				     mode_t mode)
+{
+	async_prep(e, __NR_fchmod, fd, mode, 0, 0, 0, 0);
+}
+
+static inline void async_prep_fchown(struct async_syscall *e, int fd,
+				     uid_t uid, gid_t gid)
+{
+	async_prep(e, __NR_fchown, fd, uid, gid, 0, 0, 0);
+}
+
+/* @path NULL: the file @dfd itself, as futimens() does. */
+static inline void async_prep_utimensat(struct async_syscall *e, int dfd,
+					const char *path,
+					const struct timespec times[2],
+					int flags)
+{
+	async_prep(e, __NR_utimensat, dfd, async_ptr(path), async_ptr(times),
+		   flags, 0, 0);
+}
+
+static inline void async_prep_fsetxattr(struct async_syscall *e, int fd,
+					const char *name, const void *value,
+					size_t size, int flags)
+{
+	async_prep(e, __NR_fsetxattr, fd, async_ptr(name), async_ptr(value),
+		   size, flags, 0);
+}
+
+static inline void async_prep_symlinkat(struct async_syscall *e,
+					const char *target, int newdfd,
+					const char *linkpath)
+{
+	async_prep(e, __NR_symlinkat, async_ptr(target), newdfd,
+		   async_ptr(linkpath), 0, 0, 0);
+}
+
+static inline void async_prep_linkat(struct async_syscall *e, int olddfd,
+				     const char *oldpath, int newdfd,
+				     const char *newpath, int flags)
+{
+	async_prep(e, __NR_linkat, olddfd, async_ptr(oldpath), newdfd,
+		   async_ptr(newpath), flags, 0);
+}
+
+static inline void async_prep_readlinkat(struct async_syscall *e, int dfd,
+					 const char *path, char *buf,
+					 size_t size)
+{
+	async_prep(e, __NR_readlinkat, dfd, async_ptr(path), async_ptr(buf),
+		   size, 0, 0);
+}
+
+static inline void async_prep_socket(struct async_syscall *e, int domain,
+				     int type, int protocol)
+{
+	async_prep(e, __NR_socket, domain, type, protocol, 0, 0, 0);
+}
+
+static inline void async_prep_bind(struct async_syscall *e, int fd,
+				   const void *addr, unsigned int addrlen)
+{
+	async_prep(e, __NR_bind, fd, async_ptr(addr), addrlen, 0, 0, 0);
+}
+
+static inline void async_prep_listen(struct async_syscall *e, int fd,
+				     int backlog)
+{
+	async_prep(e, __NR_listen, fd, backlog, 0, 0, 0, 0);
+}
+
 /* --- Chains and references --------------------------------------------- */
 
 /*
@@ -307,6 +400,87 @@ static inline void async_prep_fsync_range_ref(struct async_syscall *e,
 {
 	async_prep_fsync_range(e, -1, off, len, flags);
 	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_getdents64_ref(struct async_syscall *e,
+					     unsigned int fd_ref, void *buf,
+					     size_t len)
+{
+	async_prep_getdents64(e, -1, buf, len);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_fchmod_ref(struct async_syscall *e,
+					 unsigned int fd_ref, mode_t mode)
+{
+	async_prep_fchmod(e, -1, mode);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_fchown_ref(struct async_syscall *e,
+					 unsigned int fd_ref, uid_t uid,
+					 gid_t gid)
+{
+	async_prep_fchown(e, -1, uid, gid);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_utimens_ref(struct async_syscall *e,
+					  unsigned int fd_ref,
+					  const struct timespec times[2])
+{
+	async_prep_utimensat(e, -1, NULL, times, 0);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_fsetxattr_ref(struct async_syscall *e,
+					    unsigned int fd_ref,
+					    const char *name,
+					    const void *value, size_t size,
+					    int flags)
+{
+	async_prep_fsetxattr(e, -1, name, value, size, flags);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_bind_ref(struct async_syscall *e,
+				       unsigned int fd_ref, const void *addr,
+				       unsigned int addrlen)
+{
+	async_prep_bind(e, -1, addr, addrlen);
+	async_ref(e, 0, fd_ref);
+}
+
+static inline void async_prep_listen_ref(struct async_syscall *e,
+					 unsigned int fd_ref, int backlog)
+{
+	async_prep_listen(e, -1, backlog);
+	async_ref(e, 0, fd_ref);
+}
+
+/*
+ * Write to step @fd_ref's descriptor as many bytes of @buf as step @len_ref
+ * returned: "write what the read read".  Any argument can take a result
+ * this way, with async_ref().
+ */
+static inline void async_prep_write_len_ref(struct async_syscall *e,
+					    unsigned int fd_ref,
+					    const void *buf,
+					    unsigned int len_ref)
+{
+	async_prep_write(e, -1, buf, 0);
+	async_ref(e, 0, fd_ref);
+	async_ref(e, 2, len_ref);
+}
+
+static inline void async_prep_pwrite_len_ref(struct async_syscall *e,
+					     unsigned int fd_ref,
+					     const void *buf,
+					     unsigned int len_ref, off_t off)
+{
+	async_prep_pwrite(e, -1, buf, 0, off);
+	async_ref(e, 0, fd_ref);
+	async_ref(e, 2, len_ref);
 }
 
 /*
@@ -932,14 +1106,242 @@ static inline bool async_explain_rules(const struct async_syscall *e,
 	return false;
 }
 
+/*
+ * The name of system call @nr, of those that x86_64 and arm64 have, as
+ * the kernel's tables spell it; NULL for a number it does not know.
+ */
+static inline const char *async_syscall_name(unsigned int nr)
+{
+#define N(call)	{ __NR_##call, #call }
+	static const struct {
+		unsigned int nr;
+		const char *name;
+	} names[] = {
+		N(read), N(write), N(close), N(fstat), N(lseek), N(mmap),
+		N(mprotect), N(munmap), N(brk), N(rt_sigaction),
+		N(rt_sigprocmask), N(rt_sigreturn), N(ioctl), N(pread64),
+		N(pwrite64), N(readv), N(writev), N(sched_yield), N(mremap),
+		N(msync), N(mincore), N(madvise), N(shmget), N(shmat),
+		N(shmctl), N(dup), N(nanosleep), N(getitimer), N(setitimer),
+		N(getpid), N(sendfile), N(socket), N(connect), N(accept),
+		N(sendto), N(recvfrom), N(sendmsg), N(recvmsg), N(shutdown),
+		N(bind), N(listen), N(getsockname), N(getpeername),
+		N(socketpair), N(setsockopt), N(getsockopt), N(clone),
+		N(execve), N(exit), N(wait4), N(kill), N(uname), N(semget),
+		N(semop), N(semctl), N(shmdt), N(msgget), N(msgsnd), N(msgrcv),
+		N(msgctl), N(fcntl), N(flock), N(fsync), N(fdatasync),
+		N(truncate), N(ftruncate), N(getcwd), N(chdir), N(fchdir),
+		N(fchmod), N(fchown), N(umask), N(gettimeofday), N(getrlimit),
+		N(getrusage), N(sysinfo), N(times), N(ptrace), N(getuid),
+		N(syslog), N(getgid), N(setuid), N(setgid), N(geteuid),
+		N(getegid), N(setpgid), N(getppid), N(setsid), N(setreuid),
+		N(setregid), N(getgroups), N(setgroups), N(setresuid),
+		N(getresuid), N(setresgid), N(getresgid), N(getpgid),
+		N(setfsuid), N(setfsgid), N(getsid), N(capget), N(capset),
+		N(rt_sigpending), N(rt_sigtimedwait), N(rt_sigqueueinfo),
+		N(rt_sigsuspend), N(sigaltstack), N(personality), N(statfs),
+		N(fstatfs), N(getpriority), N(setpriority), N(sched_setparam),
+		N(sched_getparam), N(sched_setscheduler), N(sched_getscheduler),
+		N(sched_get_priority_max), N(sched_get_priority_min),
+		N(sched_rr_get_interval), N(mlock), N(munlock), N(mlockall),
+		N(munlockall), N(vhangup), N(pivot_root), N(prctl), N(adjtimex),
+		N(setrlimit), N(chroot), N(sync), N(acct), N(settimeofday),
+		N(mount), N(umount2), N(swapon), N(swapoff), N(reboot),
+		N(sethostname), N(setdomainname), N(init_module),
+		N(delete_module), N(quotactl), N(gettid), N(readahead),
+		N(setxattr), N(lsetxattr), N(fsetxattr), N(getxattr),
+		N(lgetxattr), N(fgetxattr), N(listxattr), N(llistxattr),
+		N(flistxattr), N(removexattr), N(lremovexattr), N(fremovexattr),
+		N(tkill), N(futex), N(sched_setaffinity), N(sched_getaffinity),
+		N(io_setup), N(io_destroy), N(io_getevents), N(io_submit),
+		N(io_cancel), N(lookup_dcookie), N(remap_file_pages),
+		N(getdents64), N(set_tid_address), N(restart_syscall),
+		N(semtimedop), N(fadvise64), N(timer_create), N(timer_settime),
+		N(timer_gettime), N(timer_getoverrun), N(timer_delete),
+		N(clock_settime), N(clock_gettime), N(clock_getres),
+		N(clock_nanosleep), N(exit_group), N(epoll_ctl), N(tgkill),
+		N(mbind), N(set_mempolicy), N(get_mempolicy), N(mq_open),
+		N(mq_unlink), N(mq_timedsend), N(mq_timedreceive), N(mq_notify),
+		N(mq_getsetattr), N(kexec_load), N(waitid), N(add_key),
+		N(request_key), N(keyctl), N(ioprio_set), N(ioprio_get),
+		N(inotify_add_watch), N(inotify_rm_watch), N(migrate_pages),
+		N(openat), N(mkdirat), N(mknodat), N(fchownat), N(newfstatat),
+		N(unlinkat), N(renameat), N(linkat), N(symlinkat),
+		N(readlinkat), N(fchmodat), N(faccessat), N(pselect6), N(ppoll),
+		N(unshare), N(set_robust_list), N(get_robust_list), N(splice),
+		N(tee), N(sync_file_range), N(vmsplice), N(move_pages),
+		N(utimensat), N(epoll_pwait), N(timerfd_create), N(fallocate),
+		N(timerfd_settime), N(timerfd_gettime), N(accept4),
+		N(signalfd4), N(eventfd2), N(epoll_create1), N(dup3), N(pipe2),
+		N(inotify_init1), N(preadv), N(pwritev), N(rt_tgsigqueueinfo),
+		N(perf_event_open), N(recvmmsg), N(fanotify_init),
+		N(fanotify_mark), N(prlimit64), N(name_to_handle_at),
+		N(open_by_handle_at), N(clock_adjtime), N(syncfs), N(sendmmsg),
+		N(setns), N(getcpu), N(process_vm_readv), N(process_vm_writev),
+		N(kcmp), N(finit_module), N(sched_setattr), N(sched_getattr),
+		N(renameat2), N(seccomp), N(getrandom), N(memfd_create),
+		N(kexec_file_load), N(bpf), N(execveat), N(userfaultfd),
+		N(membarrier), N(mlock2), N(copy_file_range), N(preadv2),
+		N(pwritev2), N(pkey_mprotect), N(pkey_alloc), N(pkey_free),
+		N(statx), N(io_pgetevents), N(rseq),
+#ifdef __x86_64__
+		N(open), N(stat), N(lstat), N(poll), N(access), N(pipe),
+		N(select), N(dup2), N(pause), N(alarm), N(fork), N(vfork),
+		N(getdents), N(rename), N(mkdir), N(rmdir), N(creat), N(link),
+		N(unlink), N(symlink), N(readlink), N(chmod), N(chown),
+		N(lchown), N(getpgrp), N(utime), N(mknod), N(ustat), N(sysfs),
+		N(modify_ldt), N(arch_prctl), N(iopl), N(ioperm), N(time),
+		N(set_thread_area), N(get_thread_area), N(epoll_create),
+		N(epoll_wait), N(utimes), N(inotify_init), N(futimesat),
+		N(signalfd), N(eventfd),
+#endif
+#ifdef __NR_uretprobe
+		N(uretprobe),
+#endif
+#ifdef __NR_pidfd_send_signal
+		N(pidfd_send_signal),
+#endif
+#ifdef __NR_io_uring_setup
+		N(io_uring_setup),
+#endif
+#ifdef __NR_io_uring_enter
+		N(io_uring_enter),
+#endif
+#ifdef __NR_io_uring_register
+		N(io_uring_register),
+#endif
+#ifdef __NR_open_tree
+		N(open_tree),
+#endif
+#ifdef __NR_move_mount
+		N(move_mount),
+#endif
+#ifdef __NR_fsopen
+		N(fsopen),
+#endif
+#ifdef __NR_fsconfig
+		N(fsconfig),
+#endif
+#ifdef __NR_fsmount
+		N(fsmount),
+#endif
+#ifdef __NR_fspick
+		N(fspick),
+#endif
+#ifdef __NR_pidfd_open
+		N(pidfd_open),
+#endif
+#ifdef __NR_clone3
+		N(clone3),
+#endif
+#ifdef __NR_close_range
+		N(close_range),
+#endif
+#ifdef __NR_openat2
+		N(openat2),
+#endif
+#ifdef __NR_pidfd_getfd
+		N(pidfd_getfd),
+#endif
+#ifdef __NR_faccessat2
+		N(faccessat2),
+#endif
+#ifdef __NR_process_madvise
+		N(process_madvise),
+#endif
+#ifdef __NR_epoll_pwait2
+		N(epoll_pwait2),
+#endif
+#ifdef __NR_mount_setattr
+		N(mount_setattr),
+#endif
+#ifdef __NR_quotactl_fd
+		N(quotactl_fd),
+#endif
+#ifdef __NR_landlock_create_ruleset
+		N(landlock_create_ruleset),
+#endif
+#ifdef __NR_landlock_add_rule
+		N(landlock_add_rule),
+#endif
+#ifdef __NR_landlock_restrict_self
+		N(landlock_restrict_self),
+#endif
+#ifdef __NR_memfd_secret
+		N(memfd_secret),
+#endif
+#ifdef __NR_process_mrelease
+		N(process_mrelease),
+#endif
+#ifdef __NR_futex_waitv
+		N(futex_waitv),
+#endif
+#ifdef __NR_set_mempolicy_home_node
+		N(set_mempolicy_home_node),
+#endif
+#ifdef __NR_cachestat
+		N(cachestat),
+#endif
+#ifdef __NR_fchmodat2
+		N(fchmodat2),
+#endif
+#ifdef __NR_map_shadow_stack
+		N(map_shadow_stack),
+#endif
+#ifdef __NR_futex_wake
+		N(futex_wake),
+#endif
+#ifdef __NR_futex_wait
+		N(futex_wait),
+#endif
+#ifdef __NR_futex_requeue
+		N(futex_requeue),
+#endif
+#ifdef __NR_statmount
+		N(statmount),
+#endif
+#ifdef __NR_listmount
+		N(listmount),
+#endif
+#ifdef __NR_lsm_get_self_attr
+		N(lsm_get_self_attr),
+#endif
+#ifdef __NR_lsm_set_self_attr
+		N(lsm_set_self_attr),
+#endif
+#ifdef __NR_lsm_list_modules
+		N(lsm_list_modules),
+#endif
+#ifdef __NR_mseal
+		N(mseal),
+#endif
+	};
+#undef N
+
+	const unsigned int count = sizeof(names) / sizeof(*names);
+	unsigned int i;
+
+	if (nr == ASYNC_OP_FSYNC_RANGE)
+		return "ASYNC_OP_FSYNC_RANGE";
+	for (i = 0; i < count; i++) {
+		if (names[i].nr == nr)
+			return names[i].name;
+	}
+	return NULL;
+}
+
 /* What the kernel's probe of entry @i, @err, means. */
 static inline void async_explain_probe(const struct async_syscall *e,
 				       unsigned int i, long err, char *msg,
 				       size_t size)
 {
 	const char *what = e->nr >= ASYNC_OP_BASE ? "operation" : "system call";
+	const char *name = async_syscall_name(e->nr);
 
-	if (err == -EOPNOTSUPP) {
+	if (err == -EOPNOTSUPP && name) {
+		snprintf(msg, size, "entry %u: %s %s (%u) is not on the whitelist",
+			 i, what, name, e->nr);
+	} else if (err == -EOPNOTSUPP) {
 		snprintf(msg, size, "entry %u: %s %u is not on the whitelist",
 			 i, what, e->nr);
 	} else if (err == -EINVAL && async_probe(e->nr) == -EINVAL) {
