@@ -66,6 +66,9 @@ struct async_sleep {
  *	on the calling thread, which is not the submitter on a worker; else
  *	0.  Called on a worker before seccomp, with the arguments resolved.
  *	Such a call has no @nowait.
+ * @direct: The call never waits, for I/O, a peer or a lock held across
+ *	one: the submitting thread makes it itself, through the arch's
+ *	table, as it would make the direct call.
  */
 struct async_op_def {
 	const char	*name;
@@ -76,6 +79,7 @@ struct async_op_def {
 	long		(*nowait)(const u64 *args);
 	int		(*sleep)(const u64 *args, struct async_sleep *sleep);
 	long		(*check)(const u64 *args);
+	bool		direct;
 };
 
 extern const struct async_op_def async_syscall_defs[];
@@ -512,6 +516,7 @@ void async_run_work(struct async_worker *w, struct async_work *work);
 long async_enter_syscall(unsigned int nr, const u64 *args,
 			 long (*issue)(const u64 *args));
 void async_trace_syscall(unsigned int nr, const u64 *args, const long *ret);
+long async_call_inline(unsigned int nr, const u64 *args);
 
 /* timer.c: sleeps that hold no thread */
 int async_sleep_nanosleep(const u64 *args, struct async_sleep *sleep);

@@ -54,6 +54,27 @@ long async_enter_syscall(unsigned int nr, const u64 *args,
 }
 
 /**
+ * async_call_inline() - make an entry's system call in its submitter
+ * @nr: Its system call number, of a call that never waits
+ *	(&async_op_def.direct).
+ * @args: Its arguments.
+ *
+ * The submitter's registers are async_submit()'s and must stay so: the
+ * call reads its arguments from a copy.
+ *
+ * Return: The call's result.
+ */
+long async_call_inline(unsigned int nr, const u64 *args)
+{
+	/* A whole copy before use: not zeroed first. */
+	struct pt_regs regs __uninitialized;
+
+	regs = *task_pt_regs(current);
+	arch_async_set_syscall(&regs, nr, args);
+	return arch_async_call_table(&regs, nr);
+}
+
+/**
  * async_trace_syscall() - trace an entry its submitter ran itself
  * @nr: Its system call number.
  * @args: Its arguments.

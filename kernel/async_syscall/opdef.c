@@ -107,18 +107,18 @@ const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	ASYNC_SYSCALL(open_by_handle_at, 3),
 	ASYNC_SYSCALL(close, 1, .nowait = async_nowait_close),
 	ASYNC_SYSCALL(close_range, 3, .check = async_check_close_range),
-	ASYNC_SYSCALL(dup, 1),
+	ASYNC_SYSCALL(dup, 1, .direct = true),
 	ASYNC_SYSCALL(dup3, 3),
 	ASYNC_SYSCALL(fcntl, 3, .waits = true),
 	ASYNC_SYSCALL(flock, 2, .waits = true),
-	ASYNC_SYSCALL(pipe2, 2),
+	ASYNC_SYSCALL(pipe2, 2, .direct = true),
 	ASYNC_SYSCALL(memfd_create, 2),
-	ASYNC_SYSCALL(eventfd2, 2),
+	ASYNC_SYSCALL(eventfd2, 2, .direct = true),
 	ASYNC_SYSCALL(signalfd4, 4),
-	ASYNC_SYSCALL(timerfd_create, 2),
+	ASYNC_SYSCALL(timerfd_create, 2, .direct = true),
 	ASYNC_SYSCALL(timerfd_settime, 4),
-	ASYNC_SYSCALL(timerfd_gettime, 2),
-	ASYNC_SYSCALL(epoll_create1, 1),
+	ASYNC_SYSCALL(timerfd_gettime, 2, .direct = true),
+	ASYNC_SYSCALL(epoll_create1, 1, .direct = true),
 	ASYNC_SYSCALL(epoll_ctl, 4),
 	ASYNC_SYSCALL(inotify_init1, 1),
 	ASYNC_SYSCALL(inotify_add_watch, 3),
@@ -137,10 +137,10 @@ const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	ASYNC_SYSCALL(symlinkat, 3),
 	ASYNC_SYSCALL(readlinkat, 4),
 	ASYNC_SYSCALL(name_to_handle_at, 5),
-	ASYNC_SYSCALL(getcwd, 2),
+	ASYNC_SYSCALL(getcwd, 2, .direct = true),
 	ASYNC_SYSCALL(chdir, 1),
 	ASYNC_SYSCALL(fchdir, 1),
-	ASYNC_SYSCALL(umask, 1),
+	ASYNC_SYSCALL(umask, 1, .direct = true),
 	/* Attributes */
 	ASYNC_SYSCALL(statx, 5),
 	ASYNC_SYSCALL(newfstatat, 4),
@@ -214,7 +214,7 @@ const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	ASYNC_SYSCALL(futex, 6, .waits = true, .check = async_check_futex),
 	ASYNC_SYSCALL(futex_wait, 6, .waits = true),
 	ASYNC_SYSCALL(futex_waitv, 5, .waits = true),
-	ASYNC_SYSCALL(futex_wake, 4),
+	ASYNC_SYSCALL(futex_wake, 4, .direct = true),
 	ASYNC_SYSCALL(futex_requeue, 4),
 	ASYNC_SYSCALL(waitid, 5, .waits = true, .check = async_check_waitid),
 	ASYNC_SYSCALL(wait4, 4, .waits = true, .check = async_check_wait4),
@@ -227,9 +227,9 @@ const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	ASYNC_SYSCALL(mq_timedreceive, 5, .waits = true),
 	ASYNC_SYSCALL(getrandom, 3),
 	/* Signals to processes */
-	ASYNC_SYSCALL(kill, 2),
-	ASYNC_SYSCALL(tkill, 2),
-	ASYNC_SYSCALL(tgkill, 3),
+	ASYNC_SYSCALL(kill, 2, .direct = true),
+	ASYNC_SYSCALL(tkill, 2, .direct = true),
+	ASYNC_SYSCALL(tgkill, 3, .direct = true),
 	ASYNC_SYSCALL(pidfd_send_signal, 4,
 		      .check = async_check_pidfd_send_signal),
 	/* Sockets */
@@ -240,8 +240,8 @@ const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	ASYNC_SYSCALL(accept4, 4, .waits = true),
 	ASYNC_SYSCALL(connect, 3, .waits = true),
 	ASYNC_SYSCALL(shutdown, 2),
-	ASYNC_SYSCALL(getsockname, 3),
-	ASYNC_SYSCALL(getpeername, 3),
+	ASYNC_SYSCALL(getsockname, 3, .direct = true),
+	ASYNC_SYSCALL(getpeername, 3, .direct = true),
 	ASYNC_SYSCALL(setsockopt, 5),
 	ASYNC_SYSCALL(getsockopt, 5),
 	ASYNC_SYSCALL(sendto, 6),
@@ -344,6 +344,10 @@ static int __init async_op_defs_check(void)
 
 		WARN_ON_ONCE(def->name && (def->issue || def->as_syscall ||
 					   (def->check && def->nowait) ||
+					   (def->direct && (def->nowait ||
+							    def->sleep ||
+							    def->check ||
+							    def->waits)) ||
 					   def->nargs > ASYNC_NR_ARGS));
 	}
 	for (i = 0; i < ARRAY_SIZE(async_op_defs); i++) {

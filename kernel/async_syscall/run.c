@@ -66,7 +66,7 @@ async_issue_inline(struct async_batch *batch, struct async_req *req,
 	u64 args[ASYNC_NR_ARGS] __uninitialized;
 	long ret;
 
-	if ((!def->nowait && !def->sleep) ||
+	if ((!def->nowait && !def->sleep && !def->direct) ||
 	    (req->flags & ASYNC_SYSCALL_FORCE_ASYNC))
 		return false;
 	/* async_setup_timers() chose the sleeps that hold no thread. */
@@ -101,6 +101,10 @@ async_issue_inline(struct async_batch *batch, struct async_req *req,
 		goto done;
 	}
 
+	if (def->direct) {
+		ret = async_call_inline(nr, args);
+		goto done;
+	}
 	ret = def->nowait(args);
 	if (ret == ASYNC_NOWAIT_PEER) {
 		req->flags |= ASYNC_REQ_WAITS;
