@@ -64,7 +64,7 @@ struct async_sleep {
  *	no hrtimer runs the clock; with a NULL @sleep, only checks that.
  * @check: Returns -EOPNOTSUPP for arguments with which the call would act
  *	on the calling thread, which is not the submitter on a worker; else
- *	0.  Called on a worker before seccomp, with the arguments resolved.
+ *	0.  Called on a worker after seccomp, with the arguments resolved.
  *	Such a call has no @nowait.
  * @direct: The call never waits, for I/O, a peer or a lock held across
  *	one: the submitting thread makes it itself, through the arch's

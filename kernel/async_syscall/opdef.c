@@ -34,6 +34,7 @@
 
 #include <linux/build_bug.h>
 #include <linux/close_range.h>
+#include <linux/fcntl.h>
 #include <linux/err.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -51,13 +52,24 @@
 /* A PI futex is owned by the thread that locked it. */
 static long async_check_futex(const u64 *args)
 {
-	switch (args[1] & FUTEX_CMD_MASK) {
+	switch ((int)args[1] & FUTEX_CMD_MASK) {
 	case FUTEX_LOCK_PI:
 	case FUTEX_LOCK_PI2:
 	case FUTEX_UNLOCK_PI:
 	case FUTEX_TRYLOCK_PI:
 	case FUTEX_WAIT_REQUEUE_PI:
 	case FUTEX_CMP_REQUEUE_PI:
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* A lease's or a directory notification's owner would be the worker. */
+static long async_check_fcntl(const u64 *args)
+{
+	switch ((unsigned int)args[1]) {
+	case F_SETLEASE:
+	case F_NOTIFY:
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -109,7 +121,7 @@ const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	ASYNC_SYSCALL(close_range, 3, .check = async_check_close_range),
 	ASYNC_SYSCALL(dup, 1, .direct = true),
 	ASYNC_SYSCALL(dup3, 3),
-	ASYNC_SYSCALL(fcntl, 3, .waits = true),
+	ASYNC_SYSCALL(fcntl, 3, .waits = true, .check = async_check_fcntl),
 	ASYNC_SYSCALL(flock, 2, .waits = true),
 	ASYNC_SYSCALL(pipe2, 2, .direct = true),
 	ASYNC_SYSCALL(memfd_create, 2),

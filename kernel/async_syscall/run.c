@@ -517,11 +517,6 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 	long ret;
 
 	async_resolve_args(batch, req, args);
-	if (def->check) {
-		ret = def->check(args);
-		if (ret)
-			return ret;
-	}
 	switch (req->flags & ASYNC_REQ_ALLOWED ? ASYNC_SECCOMP_ALLOW :
 		async_seccomp_check(batch, nr, args, &ret)) {
 	case ASYNC_SECCOMP_ALLOW:
@@ -534,6 +529,12 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 		return ret;
 	}
 
+	/* After seccomp, which may kill for the call whatever its arguments. */
+	if (def->check) {
+		ret = def->check(args);
+		if (ret)
+			return ret;
+	}
 	ret = async_call(def, nr, args);
 	while (async_restartable(ret)) {
 		if (!async_may_restart(w, &req->cancelled, &quiet))

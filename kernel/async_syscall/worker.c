@@ -98,39 +98,62 @@ bool async_may_restart(struct async_worker *w, const bool *cancelled,
 }
 
 /*
- * Signals raised on this thread, by the entry (SIGPIPE, SIGXFSZ) or sent to
- * the worker's id, go to the thread that submitted the entry, as they
- * would have for the direct call.  A group exit's SIGKILL and a seccomp
- * kill's SIGSYS stay; so does the rest once the process is dying.
+ * The signals a call raises for its caller: send_sig() to current, which
+ * the entry made.  Another thread may have sent the same to the worker's
+ * id; that one is dropped, as before, and so are signals from outside,
+ * which a worker blocks, so that none can keep a worker forwarding.
+ */
+static bool async_raised_for_caller(const kernel_siginfo_t *info)
+{
+	return (info->si_signo == SIGPIPE || info->si_signo == SIGXFSZ) &&
+	       info->si_code == SI_USER && info->si_pid == task_tgid_vnr(current);
+}
+
+/*
+ * The signals the entry raised for its caller go to the thread that
+ * submitted it, as they would have for the direct call; to the process
+ * once that thread is exiting.  The rest of this thread's queue is
+ * dropped, but for a group exit's SIGKILL and a seccomp kill's SIGSYS.
  */
 static void async_worker_pass_signals(struct async_worker *w,
 				      struct sighand_struct *sighand)
 {
-	kernel_siginfo_t info;
+	struct task_struct *owner = w->pool->owner;
+	kernel_siginfo_t raised[2];
+	unsigned int i, nr = 0;
 	enum pid_type type;
 	sigset_t mask;
-	int sig;
 
 	spin_lock_irq(&sighand->siglock);
-	while (!__fatal_signal_pending(current) && !w->kill_sig) {
-		mask = current->pending.signal;
-		sigdelsetmask(&mask, sigmask(SIGKILL) | sigmask(SIGSTOP));
-		sig = 0;
-		if (!sigisemptyset(&mask)) {
-			/* What is queued here, never the process's queue. */
-			signotset(&mask);
-			sig = dequeue_signal(&mask, &info, &type);
-		}
-		if (!sig || WARN_ON_ONCE(type != PIDTYPE_PID)) {
-			flush_sigqueue(&current->pending);
-			recalc_sigpending();
-			break;
-		}
+	if (__fatal_signal_pending(current) || w->kill_sig) {
 		spin_unlock_irq(&sighand->siglock);
-		send_sig_info(sig, &info, w->pool->owner);
-		spin_lock_irq(&sighand->siglock);
+		return;
 	}
+	/*
+	 * Each is a legacy signal, queued at most once.  Only what is on this
+	 * thread's queue: dequeue_signal() would take from the process's too.
+	 */
+	while (nr < ARRAY_SIZE(raised)) {
+		sigemptyset(&mask);
+		sigaddsetmask(&mask, sigmask(SIGPIPE) | sigmask(SIGXFSZ));
+		sigandsets(&mask, &mask, &current->pending.signal);
+		if (sigisemptyset(&mask))
+			break;
+		signotset(&mask);
+		if (!dequeue_signal(&mask, &raised[nr], &type))
+			break;
+		if (!WARN_ON_ONCE(type != PIDTYPE_PID) &&
+		    async_raised_for_caller(&raised[nr]))
+			nr++;
+	}
+	flush_sigqueue(&current->pending);
+	recalc_sigpending();
 	spin_unlock_irq(&sighand->siglock);
+
+	for (i = 0; i < nr; i++)
+		do_send_sig_info(raised[i].si_signo, &raised[i], owner,
+				 owner->flags & PF_EXITING ? PIDTYPE_TGID :
+							     PIDTYPE_PID);
 }
 
 /*
