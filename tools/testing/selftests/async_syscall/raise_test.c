@@ -10,6 +10,7 @@
  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -171,7 +172,11 @@ TEST_F(raise, no_sigpipe_when_not_wanted)
 	ASSERT_EQ(0, sigpending(&set));
 	ASSERT_FALSE(sigismember(&set, SIGPIPE));
 
+	/* Blocked, a signal is queued even when ignored: the direct call's too. */
 	ASSERT_NE(SIG_ERR, signal(SIGPIPE, SIG_IGN));
+	sigemptyset(&set);
+	sigaddset(&set, SIGPIPE);
+	ASSERT_EQ(0, pthread_sigmask(SIG_UNBLOCK, &set, NULL));
 	async_prep(&e[1], __NR_write, sv[0], async_ptr("x"), 1, 0, 0, 0);
 	e[1].flags |= variant->flags;
 	ASSERT_EQ(1, async_submit(&e[1], 1, ASYNC_SUBMIT_WAIT));
@@ -234,6 +239,101 @@ TEST_F(raise, sigpipe_for_the_submitting_thread)
 	ASSERT_FALSE(thread_pending(SIGPIPE));
 	ASSERT_EQ(0, sigpending(&set));
 	ASSERT_FALSE(sigismember(&set, SIGPIPE));
+	close(p[1]);
+}
+
+/* A worker of this process asleep in system call @nr, or -1. */
+static pid_t find_worker_in(long nr)
+{
+	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	char path[300], buf[512], want[16];
+	struct dirent *d;
+	pid_t tid = -1;
+	DIR *dir;
+
+	snprintf(want, sizeof(want), "async-wrk-%d", getpid());
+	do {
+		dir = opendir("/proc/self/task");
+		while (dir && tid < 0 && (d = readdir(dir))) {
+			snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+				 d->d_name);
+			if (d->d_name[0] == '.' ||
+			    read_small(path, buf, sizeof(buf)) <= 0 ||
+			    strncmp(buf, want, strlen(want)))
+				continue;
+			snprintf(path, sizeof(path),
+				 "/proc/self/task/%s/syscall", d->d_name);
+			if (read_small(path, buf, sizeof(buf)) > 0 &&
+			    buf[0] != 'r' && strtol(buf, NULL, 10) == nr)
+				tid = atoi(d->d_name);
+		}
+		if (dir)
+			closedir(dir);
+		if (tid < 0)
+			sleep_ms(POLL_MS);
+	} while (tid < 0 && now_ns() < end);
+	return tid;
+}
+
+struct flood {
+	pid_t tid;
+	bool stop;
+	unsigned long sent;
+};
+
+static void *flood_worker(void *arg)
+{
+	struct flood *f = arg;
+
+	while (!__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
+		if (syscall(__NR_tgkill, getpid(), f->tid, SIGRTMIN))
+			break;
+		f->sent++;
+	}
+	return NULL;
+}
+
+/*
+ * What others send to a worker's id is not passed on: not the signal a
+ * test sends it, and not a flood of one the process ignores, which would
+ * keep the worker passing them on instead of finishing the entry.
+ */
+TEST_F(raise, signals_sent_to_a_worker_are_dropped)
+{
+	struct flood f[2] = {};
+	struct async_syscall e = {};
+	pthread_t threads[2];
+	sigset_t set;
+	int p[2], i;
+	char c;
+
+	if (variant->flags != ASYNC_SYSCALL_FORCE_ASYNC)
+		SKIP(return, "a blocked read goes to a worker either way");
+	ASSERT_EQ(0, pipe(p));
+	ASSERT_NE(SIG_ERR, signal(SIGRTMIN, SIG_IGN));
+	async_prep_read(&e, p[0], &c, 1);
+	e.flags |= variant->flags;
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	f[0].tid = find_worker_in(__NR_read);
+	ASSERT_LT(0, f[0].tid);
+	ASSERT_EQ(0, syscall(__NR_tgkill, getpid(), f[0].tid, SIGPIPE));
+	f[1].tid = f[0].tid;
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL, flood_worker,
+					    &f[i]));
+	sleep_ms(50);
+	ASSERT_EQ(1, write(p[1], "a", 1));
+	ASSERT_EQ(0, wait_done(&e, WAIT_TIMEOUT_S));
+	for (i = 0; i < 2; i++) {
+		__atomic_store_n(&f[i].stop, true, __ATOMIC_RELAXED);
+		ASSERT_EQ(0, pthread_join(threads[i], NULL));
+	}
+	ASSERT_EQ(1, e.result);
+	ASSERT_LT(0, f[0].sent + f[1].sent);
+	ASSERT_FALSE(thread_pending(SIGPIPE));
+	ASSERT_EQ(0, sigpending(&set));
+	ASSERT_FALSE(sigismember(&set, SIGPIPE));
+	close(p[0]);
 	close(p[1]);
 }
 
