@@ -19,19 +19,23 @@
  *
  * Nothing may reach outside its scratch directory: paths come from a fixed
  * list of names without '/', descriptors are its own, files stay small, and
- * every pipe and socket is non-blocking, so that no entry waits for ever.
- * Numbers off the whitelist get zero arguments: they must never run, and if
- * one did, it should do no harm.
+ * every pipe, socket and eventfd is non-blocking, so that no entry waits for
+ * ever.  Calls that change what a descriptor refers to (its mode, owner,
+ * times, extended attributes) get only descriptors it opened in the scratch
+ * directory; signals sent are 0, to itself.  Numbers off the whitelist get
+ * zero arguments: they must never run, and if one did, it should do no harm.
  *
  * It checks what the contract promises: a call with a bad entry fails with
  * that entry's errno, also found in that entry's result; a good call
  * returns the number of entries, and each completes within COMPLETE_S with
- * a result in range for its call and the chain rules kept; a cancel counts
- * no more entries than were in flight, also one from another thread; the
- * entries of a child are all done once it is reaped.  It prints the seed,
- * submissions, seconds and submissions per second, then what the threads
- * and children did, and exits non-zero on any inconsistency, naming the
- * seed.
+ * a result in range for its call and the chain rules kept, and exactly
+ * the result its arguments decide where they do (the per-entry checks that
+ * refuse PI futexes, __WNOTHREAD, CLOSE_RANGE_UNSHARE or a siginfo with
+ * EOPNOTSUPP, a signal 0 to itself); a cancel counts no more entries than
+ * were in flight, also one from another thread; the entries of a child are
+ * all done once it is reaped.  It prints the seed, submissions, seconds and
+ * submissions per second, then what the threads and children did, and
+ * exits non-zero on any inconsistency, naming the seed.
  *
  * The fuzzing runs in a child whose standard descriptors are /dev/null
  * (entries may write to or close any small descriptor); the parent keeps
@@ -59,15 +63,18 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <linux/falloc.h>
-#include <linux/fs.h>
 #include <linux/openat2.h>
 #include <linux/stat.h>
 
@@ -100,13 +107,42 @@
 #define THREADS_EVERY	800
 #define XKID_EVERY	1000
 #define CREDKID_EVERY	2500
-/* System call numbers of this kernel: 0 to 463 (async_submit). */
-#define NR_SYSCALLS	464
+/* System call numbers of this kernel: 0 to 472 (async_submit). */
+#define NR_SYSCALLS	473
 /* Unassigned numbers between the last old call and the new ones. */
 #define GAP_FIRST	335
 #define GAP_END		424
+/* And between the last call of 6.12 (mseal, 462) and async_submit. */
+#define GAP2_FIRST	463
+#define GAP2_END	472
 #define KERNEL_ADDR	0xffffffff81000000ULL
 #define MAX_RW		0x7ffff000LL
+/*
+ * Descriptors counted from the top of the table (at most 1024): the
+ * fuzzer's own, for the calls that change a file, and those only
+ * close_range() closes, in its range.  The credentials child keeps its
+ * own in the three topmost.
+ */
+#define OWN_TOP		8
+#define NOWN		5
+#define VICTIM_TOP	24
+#define NVICTIMS	8
+#define CR_FIRST_TOP	40
+#define CR_LAST_TOP	17
+/* A pid, and a thread id, that no task can have: above PID_MAX_LIMIT. */
+#define NO_PID		0x7fffffff
+
+#ifndef PIDFD_NONBLOCK
+#define PIDFD_NONBLOCK			O_NONBLOCK
+#endif
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD			O_EXCL
+#endif
+#ifndef PIDFD_SIGNAL_THREAD
+#define PIDFD_SIGNAL_THREAD		0x1UL
+#define PIDFD_SIGNAL_THREAD_GROUP	0x2UL
+#define PIDFD_SIGNAL_PROCESS_GROUP	0x4UL
+#endif
 
 /* --- Random numbers ---------------------------------------------------- */
 
@@ -200,30 +236,115 @@ enum kind {
 	K_RWF, K_WHENCE, K_TS, K_TS_NN, K_POLLFDS, K_NFDS, K_PTIMEOUT, K_SIGSET,
 	K_SIGSETSIZE, K_CLOCK, K_TFLAGS, K_SOCKADDR, K_ADDRLEN, K_SOCKLENP,
 	K_AFLAGS, K_MSGHDR, K_MSGFLAGS,
+	/* Files: what changes them gets the fuzzer's own descriptors */
+	K_OWNFD, K_ODIRFD, K_CHMODE, K_UID, K_GID, K_TIMES, K_AMODE,
+	K_ACCFLAGS, K_LINKFLAGS, K_TARGET, K_FIFO, K_FIFOMODE, K_XNAME, K_XVAL,
+	K_XSIZE, K_XFLAGS,
+	/* Descriptors */
+	K_NEWFD, K_DUPFLAGS, K_FGET, K_FSET, K_FSETARG, K_FSETFL, K_FLFLAGS,
+	K_FREFUSED,
+	K_CRFD, K_CRFLAGS, K_FDPAIR, K_PIPEFLAGS, K_COUNT, K_EFDFLAGS,
+	K_EPFLAGS, K_EPOP, K_EPEVENT,
+	/* Memory, futexes, children, signals, random bytes */
+	K_MADDR, K_MLEN, K_MADVICE, K_FUTEX, K_FWAKE, K_FPI, K_FNR, K_FMASK,
+	K_F2FLAGS, K_WOPTS, K_IDTYPE, K_WIDOPTS, K_PID, K_TID, K_NUL,
+	K_SIGINFO, K_PIDFDFLAGS, K_PSSFLAGS, K_GRND,
+	/* Sockets */
+	K_UNIX, K_INET, K_STYPE, K_ITYPE, K_UPROTO, K_BACKLOG, K_SHUT,
+	K_SLEVEL, K_SOPT, K_GLEVEL, K_GOPT, K_OPTVAL, K_OPTLEN,
 };
 
 /*
- * Arguments that never take a reference: an earlier result there could make
- * the call wait for ever (poll's timeout, ppoll's timeout pointer, a CPU-time
- * clock) or hand out a blocking socket (accept4's flags).
+ * Arguments that never take an earlier result (fill_call() may still give
+ * K_OWNFD and K_ODIRFD a descriptor openat() made in the scratch directory).
  */
 static bool no_ref(unsigned int kind)
 {
-	return kind == K_PTIMEOUT || kind == K_TS_NN || kind == K_CLOCK ||
-	       kind == K_AFLAGS;
+	switch (kind) {
+	/*
+	 * It could make the call wait for ever: poll's timeout, ppoll's
+	 * timeout pointer, a CPU-time clock, a blocking socket, pipe or
+	 * eventfd, O_NONBLOCK cleared, a futex op that waits.
+	 */
+	case K_PTIMEOUT:
+	case K_TS_NN:
+	case K_CLOCK:
+	case K_AFLAGS:
+	case K_STYPE:
+	case K_ITYPE:
+	case K_PIPEFLAGS:
+	case K_EFDFLAGS:
+	case K_FSETFL:
+	case K_FLFLAGS:
+	case K_FWAKE:
+	case K_FPI:
+	case K_FUTEX:
+	/* It could act outside: a file, a descriptor, a process, a signal. */
+	case K_OWNFD:
+	case K_ODIRFD:
+	case K_NEWFD:
+	case K_FSET:
+	case K_FSETARG:
+	case K_CRFD:
+	case K_TARGET:
+	case K_FIFO:
+	case K_FIFOMODE:
+	case K_CHMODE:
+	case K_UID:
+	case K_GID:
+	case K_MADDR:
+	case K_MLEN:
+	case K_MADVICE:
+	case K_PID:
+	case K_TID:
+	case K_NUL:
+	/* A family, a protocol or an option whose module would be loaded. */
+	case K_UNIX:
+	case K_INET:
+	case K_UPROTO:
+	case K_SLEVEL:
+	case K_SOPT:
+	case K_GLEVEL:
+	case K_GOPT:
+	/* The result model reads it (model_*()). */
+	case K_FGET:
+	case K_FREFUSED:
+	case K_CRFLAGS:
+	case K_WOPTS:
+	case K_IDTYPE:
+	case K_WIDOPTS:
+	case K_SIGINFO:
+		return true;
+	}
+	return false;
 }
 
 /* What a successful result may be. */
 enum res {
 	R_ZERO,		/* 0 */
+	R_LEN1,		/* at most argument 1 */
 	R_LEN2,		/* at most argument 2 */
 	R_LEN3,		/* at most argument 3 */
 	R_LEN4,		/* at most argument 4 */
+	R_XLEN2,	/* at most argument 2, or XATTR_SIZE_MAX if it is 0 */
+	R_XLEN3,	/* at most argument 3, or XATTR_SIZE_MAX if it is 0 */
 	R_FD,		/* a descriptor */
 	R_POS,		/* any non-negative value */
 	R_NFDS,		/* at most argument 1 */
 	R_RW,		/* at most one read or write */
 };
+
+struct slot;
+
+/*
+ * For a call whose arguments decide its result (or part of it): sets the
+ * entry's want, and may make its arguments agree with each other.
+ */
+typedef void model_fn(struct slot *s, unsigned int i);
+
+static model_fn model_close_range, model_eopnotsupp, model_fcntl_refused,
+	model_pidfd_signal, model_kill, model_tkill, model_tgkill,
+	model_madvise;
 
 struct call {
 	unsigned int nr;
@@ -231,8 +352,13 @@ struct call {
 	unsigned char nargs;
 	unsigned char res;
 	unsigned char kind[6];
+	model_fn *model;
 };
 
+/*
+ * A call may have several rows, each with arguments of its own kinds
+ * (fcntl() by command, futex() by op); find_call() gives the first.
+ */
 static const struct call calls[] = {
 	{ __NR_read, "read", 3, R_LEN2, { K_FD, K_BUF, K_LEN } },
 	{ __NR_write, "write", 3, R_LEN2, { K_FD, K_BUF, K_LEN } },
@@ -300,6 +426,120 @@ static const struct call calls[] = {
 	{ __NR_recvmsg, "recvmsg", 3, R_RW, { K_FD, K_MSGHDR, K_MSGFLAGS } },
 	{ ASYNC_OP_FSYNC_RANGE, "fsync_range", 4, R_ZERO,
 	  { K_FD, K_OFF, K_CLEN, K_FLAGS } },
+	/* Names and attributes, changed only in the scratch directory */
+	{ __NR_openat, "openat", 4, R_FD,
+	  { K_ODIRFD, K_PATH, K_OFLAGS, K_MODE } },
+	{ __NR_mknodat, "mknodat", 4, R_ZERO,
+	  { K_ODIRFD, K_FIFO, K_FIFOMODE, K_ZERO } },
+	{ __NR_linkat, "linkat", 5, R_ZERO,
+	  { K_ODIRFD, K_PATH, K_ODIRFD, K_PATH, K_LINKFLAGS } },
+	{ __NR_symlinkat, "symlinkat", 3, R_ZERO,
+	  { K_TARGET, K_ODIRFD, K_PATH } },
+	{ __NR_readlinkat, "readlinkat", 4, R_LEN3,
+	  { K_DIRFD, K_PATH, K_BUF, K_LEN } },
+	{ __NR_faccessat, "faccessat", 3, R_ZERO,
+	  { K_DIRFD, K_PATH, K_AMODE } },
+	{ __NR_faccessat2, "faccessat2", 4, R_ZERO,
+	  { K_DIRFD, K_PATH, K_AMODE, K_ACCFLAGS } },
+	{ __NR_fchmod, "fchmod", 2, R_ZERO, { K_OWNFD, K_CHMODE } },
+	{ __NR_fchmodat, "fchmodat", 3, R_ZERO,
+	  { K_ODIRFD, K_PATH, K_CHMODE } },
+	{ __NR_fchmodat2, "fchmodat2", 4, R_ZERO,
+	  { K_ODIRFD, K_PATH, K_CHMODE, K_ATFLAGS } },
+	{ __NR_fchown, "fchown", 3, R_ZERO, { K_OWNFD, K_UID, K_GID } },
+	{ __NR_fchownat, "fchownat", 5, R_ZERO,
+	  { K_ODIRFD, K_PATH, K_UID, K_GID, K_ATFLAGS } },
+	{ __NR_utimensat, "utimensat", 4, R_ZERO,
+	  { K_ODIRFD, K_PATH, K_TIMES, K_ATFLAGS } },
+	{ __NR_truncate, "truncate", 2, R_ZERO, { K_PATH, K_OFF } },
+	{ __NR_statfs, "statfs", 2, R_ZERO, { K_PATH, K_BUF } },
+	{ __NR_fstatfs, "fstatfs", 2, R_ZERO, { K_FD, K_BUF } },
+	{ __NR_getcwd, "getcwd", 2, R_LEN1, { K_BUF, K_LEN } },
+	/* Extended attributes, of files in the scratch directory */
+	{ __NR_setxattr, "setxattr", 5, R_ZERO,
+	  { K_PATH, K_XNAME, K_XVAL, K_XSIZE, K_XFLAGS } },
+	{ __NR_lsetxattr, "lsetxattr", 5, R_ZERO,
+	  { K_PATH, K_XNAME, K_XVAL, K_XSIZE, K_XFLAGS } },
+	{ __NR_fsetxattr, "fsetxattr", 5, R_ZERO,
+	  { K_OWNFD, K_XNAME, K_XVAL, K_XSIZE, K_XFLAGS } },
+	{ __NR_getxattr, "getxattr", 4, R_XLEN3,
+	  { K_PATH, K_XNAME, K_BUF, K_XSIZE } },
+	{ __NR_lgetxattr, "lgetxattr", 4, R_XLEN3,
+	  { K_PATH, K_XNAME, K_BUF, K_XSIZE } },
+	{ __NR_fgetxattr, "fgetxattr", 4, R_XLEN3,
+	  { K_FD, K_XNAME, K_BUF, K_XSIZE } },
+	{ __NR_listxattr, "listxattr", 3, R_XLEN2, { K_PATH, K_BUF, K_XSIZE } },
+	{ __NR_llistxattr, "llistxattr", 3, R_XLEN2,
+	  { K_PATH, K_BUF, K_XSIZE } },
+	{ __NR_flistxattr, "flistxattr", 3, R_XLEN2, { K_FD, K_BUF, K_XSIZE } },
+	{ __NR_removexattr, "removexattr", 2, R_ZERO, { K_PATH, K_XNAME } },
+	{ __NR_lremovexattr, "lremovexattr", 2, R_ZERO, { K_PATH, K_XNAME } },
+	{ __NR_fremovexattr, "fremovexattr", 2, R_ZERO, { K_OWNFD, K_XNAME } },
+	/* Descriptors */
+	{ __NR_dup, "dup", 1, R_FD, { K_FD } },
+	{ __NR_dup3, "dup3", 3, R_FD, { K_FD, K_NEWFD, K_DUPFLAGS } },
+	{ __NR_fcntl, "fcntl", 3, R_POS, { K_FD, K_FGET, K_ZERO } },
+	{ __NR_fcntl, "fcntl", 3, R_FD, { K_FD, K_FSET, K_FSETARG } },
+	{ __NR_fcntl, "fcntl", 3, R_ZERO, { K_FD, K_FSETFL, K_FLFLAGS } },
+	{ __NR_fcntl, "fcntl", 3, R_ZERO, { K_FD, K_FREFUSED, K_NUL },
+	  model_fcntl_refused },
+	{ __NR_close_range, "close_range", 3, R_ZERO,
+	  { K_CRFD, K_CRFD, K_CRFLAGS }, model_close_range },
+	{ __NR_pipe2, "pipe2", 2, R_ZERO, { K_FDPAIR, K_PIPEFLAGS } },
+	{ __NR_eventfd2, "eventfd2", 2, R_FD, { K_COUNT, K_EFDFLAGS } },
+	{ __NR_epoll_create1, "epoll_create1", 1, R_FD, { K_EPFLAGS } },
+	{ __NR_epoll_ctl, "epoll_ctl", 4, R_ZERO,
+	  { K_FD, K_EPOP, K_FD, K_EPEVENT } },
+	{ __NR_pidfd_open, "pidfd_open", 2, R_FD, { K_PID, K_PIDFDFLAGS } },
+	{ __NR_tee, "tee", 4, R_LEN2, { K_FD, K_FD, K_CLEN, K_FLAGS } },
+	{ __NR_syncfs, "syncfs", 1, R_ZERO, { K_FD } },
+	/* Memory, futexes, children, signals: only the fuzzer's own */
+	{ __NR_madvise, "madvise", 3, R_ZERO, { K_MADDR, K_MLEN, K_MADVICE },
+	  model_madvise },
+	{ __NR_futex, "futex", 6, R_LEN2,
+	  { K_FUTEX, K_FWAKE, K_FNR, K_ZERO, K_ZERO, K_ZERO } },
+	/* A PI op never gets past the check, whatever else it is given. */
+	{ __NR_futex, "futex", 6, R_ZERO,
+	  { K_FUTEX, K_FPI, K_FNR, K_TS_NN, K_FUTEX, K_ZERO },
+	  model_eopnotsupp },
+	{ __NR_futex_wake, "futex_wake", 4, R_LEN2,
+	  { K_FUTEX, K_FMASK, K_FNR, K_F2FLAGS } },
+	{ __NR_wait4, "wait4", 4, R_ZERO, { K_PID, K_BUF, K_WOPTS, K_BUF },
+	  model_eopnotsupp },
+	{ __NR_waitid, "waitid", 5, R_ZERO,
+	  { K_IDTYPE, K_ZERO, K_BUF, K_WIDOPTS, K_BUF }, model_eopnotsupp },
+	{ __NR_kill, "kill", 2, R_ZERO, { K_PID, K_NUL }, model_kill },
+	{ __NR_tkill, "tkill", 2, R_ZERO, { K_TID, K_NUL }, model_tkill },
+	{ __NR_tgkill, "tgkill", 3, R_ZERO, { K_PID, K_TID, K_NUL },
+	  model_tgkill },
+	{ __NR_pidfd_send_signal, "pidfd_send_signal", 4, R_ZERO,
+	  { K_FD, K_NUL, K_SIGINFO, K_PSSFLAGS }, model_pidfd_signal },
+	{ __NR_getrandom, "getrandom", 3, R_LEN2, { K_BUF, K_LEN, K_GRND } },
+	/* Sockets: AF_UNIX ones named in the scratch directory, and AF_INET */
+	{ __NR_socket, "socket", 3, R_FD, { K_UNIX, K_STYPE, K_UPROTO } },
+	{ __NR_socket, "socket", 3, R_FD, { K_INET, K_ITYPE, K_NUL } },
+	{ __NR_socketpair, "socketpair", 4, R_ZERO,
+	  { K_UNIX, K_STYPE, K_UPROTO, K_FDPAIR } },
+	{ __NR_bind, "bind", 3, R_ZERO, { K_FD, K_SOCKADDR, K_ADDRLEN } },
+	{ __NR_listen, "listen", 2, R_ZERO, { K_FD, K_BACKLOG } },
+	{ __NR_getsockname, "getsockname", 3, R_ZERO,
+	  { K_FD, K_BUF, K_SOCKLENP } },
+	{ __NR_getpeername, "getpeername", 3, R_ZERO,
+	  { K_FD, K_BUF, K_SOCKLENP } },
+	{ __NR_shutdown, "shutdown", 2, R_ZERO, { K_FD, K_SHUT } },
+	{ __NR_setsockopt, "setsockopt", 5, R_ZERO,
+	  { K_FD, K_SLEVEL, K_SOPT, K_OPTVAL, K_OPTLEN } },
+	{ __NR_getsockopt, "getsockopt", 5, R_ZERO,
+	  { K_FD, K_GLEVEL, K_GOPT, K_BUF, K_SOCKLENP } },
+#ifdef __x86_64__
+	/* The older calls that only x86_64 has */
+	{ __NR_dup2, "dup2", 2, R_FD, { K_FD, K_NEWFD } },
+	{ __NR_access, "access", 2, R_ZERO, { K_PATH, K_AMODE } },
+	{ __NR_stat, "stat", 2, R_ZERO, { K_PATH, K_BUF } },
+	{ __NR_lstat, "lstat", 2, R_ZERO, { K_PATH, K_BUF } },
+	{ __NR_readlink, "readlink", 3, R_LEN2, { K_PATH, K_BUF, K_LEN } },
+	{ __NR_getdents, "getdents", 3, R_LEN2, { K_FD, K_BUF, K_LEN } },
+#endif
 };
 
 #define NCALLS ARRAY_SIZE(calls)
@@ -315,27 +555,100 @@ static const struct call *find_call(unsigned int nr)
 	return NULL;
 }
 
-/* Calls the kernel knows and must refuse, with every argument 0. */
-static const unsigned int refused[] = {
-	__NR_clone, __NR_clone3, __NR_exit,
-	__NR_exit_group, __NR_execve, __NR_execveat, __NR_rt_sigreturn,
-	__NR_rt_sigprocmask, __NR_sigaltstack, __NR_set_tid_address,
-	__NR_set_robust_list, __NR_rseq, __NR_unshare, __NR_setns, __NR_setuid,
-	__NR_setresuid, __NR_prctl, __NR_gettid, __NR_getpid,
-	__NR_kill, __NR_tgkill, __NR_reboot, __NR_mmap, __NR_munmap,
-	__NR_ioctl, __NR_fcntl, __NR_dup3, __NR_pipe2, __NR_async_submit,
+/*
+ * Every system call the kernel accepts (kernel/async_syscall/opdef.c), also
+ * those the fuzzer does not make: any other number must be refused.
+ */
+static const unsigned int whitelist[] = {
+	__NR_read, __NR_write, __NR_pread64, __NR_pwrite64, __NR_readv,
+	__NR_writev, __NR_preadv, __NR_pwritev, __NR_preadv2, __NR_pwritev2,
+	__NR_openat, __NR_openat2, __NR_open_by_handle_at, __NR_close,
+	__NR_close_range, __NR_dup, __NR_dup3, __NR_fcntl, __NR_flock,
+	__NR_pipe2, __NR_memfd_create, __NR_eventfd2, __NR_signalfd4,
+	__NR_timerfd_create, __NR_timerfd_settime, __NR_timerfd_gettime,
+	__NR_epoll_create1, __NR_epoll_ctl, __NR_inotify_init1,
+	__NR_inotify_add_watch, __NR_inotify_rm_watch, __NR_fanotify_init,
+	__NR_fanotify_mark, __NR_pidfd_open, __NR_pidfd_getfd,
+	__NR_renameat, __NR_renameat2, __NR_unlinkat, __NR_mkdirat,
+	__NR_mknodat, __NR_linkat, __NR_symlinkat, __NR_readlinkat,
+	__NR_name_to_handle_at, __NR_getcwd, __NR_chdir, __NR_fchdir,
+	__NR_umask,
+	__NR_statx, __NR_newfstatat, __NR_fstat, __NR_statfs, __NR_fstatfs,
+	__NR_faccessat, __NR_faccessat2, __NR_fchmod, __NR_fchmodat,
+	__NR_fchmodat2, __NR_fchown, __NR_fchownat, __NR_utimensat,
+	__NR_truncate, __NR_ftruncate, __NR_lseek, __NR_getdents64,
+	__NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_getxattr,
+	__NR_lgetxattr, __NR_fgetxattr, __NR_listxattr, __NR_llistxattr,
+	__NR_flistxattr, __NR_removexattr, __NR_lremovexattr,
+	__NR_fremovexattr,
+	__NR_fsync, __NR_fdatasync, __NR_sync_file_range, __NR_syncfs,
+	__NR_sync, __NR_readahead, __NR_fadvise64, __NR_fallocate,
+	__NR_cachestat, __NR_copy_file_range, __NR_sendfile, __NR_splice,
+	__NR_tee,
+	__NR_munmap, __NR_mremap, __NR_madvise, __NR_process_madvise,
+	__NR_msync, __NR_mincore, __NR_mlock, __NR_mlock2, __NR_munlock,
+	__NR_mlockall, __NR_munlockall, __NR_process_vm_readv,
+	__NR_process_vm_writev,
+	__NR_ppoll, __NR_pselect6, __NR_epoll_pwait, __NR_epoll_pwait2,
+	__NR_nanosleep, __NR_clock_nanosleep, __NR_futex, __NR_futex_wait,
+	__NR_futex_waitv, __NR_futex_wake, __NR_futex_requeue, __NR_waitid,
+	__NR_wait4, __NR_io_getevents, __NR_io_pgetevents, __NR_mq_open,
+	__NR_mq_unlink, __NR_mq_getsetattr, __NR_mq_timedsend,
+	__NR_mq_timedreceive, __NR_getrandom,
+	__NR_kill, __NR_tkill, __NR_tgkill, __NR_pidfd_send_signal,
+	__NR_socket, __NR_socketpair, __NR_bind, __NR_listen, __NR_accept,
+	__NR_accept4,
+	__NR_connect, __NR_shutdown, __NR_getsockname, __NR_getpeername,
+	__NR_setsockopt, __NR_getsockopt, __NR_sendto, __NR_recvfrom,
+	__NR_sendmsg, __NR_recvmsg, __NR_sendmmsg, __NR_recvmmsg,
 #ifdef __x86_64__
-	__NR_fork, __NR_vfork, __NR_arch_prctl, __NR_dup2,
+	__NR_open, __NR_creat, __NR_stat, __NR_lstat, __NR_access,
+	__NR_getdents, __NR_rename, __NR_mkdir, __NR_rmdir, __NR_mknod,
+	__NR_link, __NR_unlink, __NR_symlink, __NR_readlink, __NR_chmod,
+	__NR_chown, __NR_lchown, __NR_utime, __NR_utimes, __NR_futimesat,
+	__NR_dup2, __NR_pipe, __NR_eventfd, __NR_signalfd, __NR_epoll_create,
+	__NR_inotify_init, __NR_poll, __NR_select, __NR_epoll_wait,
+#endif
+};
+
+/* Filled from whitelist[] by check_tables(). */
+static bool accepted[NR_SYSCALLS];
+
+/*
+ * Calls the kernel knows and must refuse, with every argument 0: one or
+ * more of each class opdef.c refuses.
+ */
+static const unsigned int refused[] = {
+	/* They do not return, or they make tasks. */
+	__NR_exit, __NR_exit_group, __NR_execve, __NR_execveat,
+	__NR_rt_sigreturn, __NR_clone, __NR_clone3,
+	/* They act on the calling thread. */
+	__NR_rt_sigprocmask, __NR_rt_sigtimedwait, __NR_rt_sigsuspend,
+	__NR_sigaltstack, __NR_set_tid_address, __NR_set_robust_list,
+	__NR_get_robust_list, __NR_rseq, __NR_unshare, __NR_setns,
+	__NR_setuid, __NR_setresuid, __NR_capset, __NR_personality,
+	__NR_prctl, __NR_sched_setaffinity, __NR_set_mempolicy, __NR_gettid,
+	__NR_getcpu,
+	/* The rest of their classes. */
+	__NR_mmap, __NR_mprotect, __NR_pkey_mprotect, __NR_ioctl, __NR_ptrace,
+	__NR_rt_sigqueueinfo, __NR_rt_tgsigqueueinfo, __NR_semop,
+	__NR_semtimedop, __NR_async_submit,
+	/* Not shown safe and useful yet. */
+	__NR_getpid, __NR_getuid, __NR_reboot, __NR_mount, __NR_init_module,
+	__NR_bpf, __NR_keyctl,
+#ifdef __x86_64__
+	__NR_fork, __NR_vfork, __NR_arch_prctl,
 #endif
 };
 
 /* Errors for number @nr alone: 0 if it is on the whitelist. */
 static unsigned int nr_errs(unsigned int nr)
 {
-	if (find_call(nr))
+	if (nr < NR_SYSCALLS ? accepted[nr] : !!find_call(nr))
 		return 0;
 	/* The guide says EINVAL for "not a system call"; accept both there. */
-	if (nr >= GAP_FIRST && nr < GAP_END)
+	if ((nr >= GAP_FIRST && nr < GAP_END) ||
+	    (nr >= GAP2_FIRST && nr < GAP2_END))
 		return E_OPNOTSUPP | E_INVAL;
 	if (nr < NR_SYSCALLS)
 		return E_OPNOTSUPP;
@@ -357,7 +670,7 @@ struct emeta {
 	int want;		/* WANT_* or a negative errno: the result it must have */
 };
 
-/* What an entry of a probe must end with, beyond check_result(). */
+/* What an entry of a probe, or of a modelled call, must end with. */
 #define WANT_ANY		0
 #define WANT_OK		1	/* success */
 #define WANT_OK_ENOENT	2	/* success or -ENOENT */
@@ -512,6 +825,37 @@ static const char *const names[] = {
 	"a", "b", "c", "dd", "e", "f", "sk", "new", "", ".", "zz",
 };
 
+/*
+ * Names no other entry reaches, neither a name nor a suffix of one: FIFOs
+ * (an open() of one would wait for a writer) and sockets bound by entries.
+ */
+static const char *const fifo_names[] = { "p", "q" };
+static const char *const sock_names[] = { "sk", "s1", "s2" };
+
+/*
+ * The fuzzer's own descriptors, at the top of the table: neither a random
+ * close or dup3() (any_fd()) nor an entry's new file reaches them, so the
+ * calls that change a file get these and act in the scratch directory,
+ * never on /dev/null.  The first ones are directories.
+ */
+struct own_fd {
+	int fd;
+	dev_t dev;
+	ino_t ino;
+};
+
+static const struct {
+	const char *name;
+	int flags;
+} own_files[NOWN] = {
+	{ ".", O_RDONLY | O_DIRECTORY }, { "dd", O_RDONLY | O_DIRECTORY },
+	{ "a", O_RDWR }, { "e", O_RDONLY }, { "b", O_PATH },
+};
+
+#define NOWN_DIRS	2
+
+static struct own_fd own[NOWN];
+
 static void pool_add(int fd)
 {
 	if (fd >= 0 && npool < (int)ARRAY_SIZE(pool))
@@ -532,16 +876,95 @@ static void make_file(const char *name, int flags, size_t size)
 	pool_add(open(name, flags | O_CLOEXEC));
 }
 
+/* The top of the descriptor table, where top_fd() counts from. */
+static int fd_top(void)
+{
+	return fd_limit < 1024 ? fd_limit : 1024;
+}
+
+/*
+ * Moves @fd to the @k-th number from the top of the table, where neither
+ * a random close (any_fd()) nor an entry's new file reaches it.
+ */
+static int top_fd(int fd, int k)
+{
+	int top = fd_top() - k;
+
+	if (fd < 0)
+		return fd;
+	top = dup3(fd, top, O_CLOEXEC);
+	close(fd);
+	return top;
+}
+
+/* Own descriptor @k, or -1 if something else took its number since. */
+static int64_t own_get(unsigned int k)
+{
+	struct stat st;
+
+	if (own[k].fd < 0 || fstat(own[k].fd, &st) ||
+	    st.st_dev != own[k].dev || st.st_ino != own[k].ino)
+		return -1;
+	return own[k].fd;
+}
+
+static bool is_own(int fd)
+{
+	unsigned int k;
+
+	for (k = 0; k < NOWN; k++) {
+		if (own[k].fd >= 0 && own[k].fd == fd)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The own descriptors, and those only close_range() closes: with a table
+ * too small to keep them clear of the pool and of any_fd(), none.
+ */
+static void build_own(void)
+{
+	struct stat st;
+	unsigned int k;
+	int fd;
+
+	for (k = 0; k < NOWN; k++) {
+		own[k].fd = -1;
+		if (fd_top() < 128)
+			continue;
+		fd = top_fd(open(own_files[k].name,
+				 own_files[k].flags | O_CLOEXEC), OWN_TOP + k);
+		if (fd >= 0 && !fstat(fd, &st))
+			own[k] = (struct own_fd){ fd, st.st_dev, st.st_ino };
+		else if (fd >= 0)
+			close(fd);
+	}
+	for (k = 0; k < NVICTIMS && fd_top() >= 128; k++)
+		top_fd(open(".", O_PATH | O_CLOEXEC), VICTIM_TOP + k);
+}
+
 /*
  * Every descriptor the fuzzer has: files in its directory, /dev/null, a
- * memfd, and non-blocking pipes and sockets.
+ * memfd, and non-blocking pipes and sockets; and its own at the top.
  */
 static void build_pool(void)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX, .sun_path = "sk" };
+	char path[16];
 	int p[2], fd;
+	unsigned int k;
 
 	npool = 0;
+	/* FIFOs and sockets entries made: no entry unlinks them by name. */
+	for (k = 0; k < ARRAY_SIZE(fifo_names) + ARRAY_SIZE(sock_names); k++) {
+		const char *name = k < ARRAY_SIZE(fifo_names) ? fifo_names[k] :
+				   sock_names[k - ARRAY_SIZE(fifo_names)];
+
+		unlink(name);
+		snprintf(path, sizeof(path), "dd/%s", name);
+		unlink(path);
+	}
 	dirfd_ = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	pool_add(dirfd_);
 	mkdir("dd", 0755);
@@ -577,6 +1000,7 @@ static void build_pool(void)
 		pool_add(fd);
 	pool_add(socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
 	pool_add(socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+	build_own();
 }
 
 static uint64_t any_fd(void)
@@ -649,8 +1073,10 @@ static uint64_t gen_sockaddr(struct slot *s)
 	memset(ss, 0, sizeof(*ss));
 	switch (rnd(4)) {
 	case 0:
+		/* The pool's listener, or what an entry bound. */
 		sun->sun_family = AF_UNIX;
-		memcpy(sun->sun_path, "sk", 3);
+		snprintf(sun->sun_path, sizeof(sun->sun_path), "%s",
+			 PICK(sock_names));
 		break;
 	case 1:
 		sin->sin_family = AF_INET;
@@ -730,6 +1156,91 @@ static uint64_t gen_how(struct slot *s)
 	return ptr_or_bad(how);
 }
 
+/* utimensat()'s two times: now, omitted, given, or bad nanoseconds. */
+static uint64_t gen_times(struct slot *s)
+{
+	static const long nsec[] = {
+		0, 1, 999999999, UTIME_NOW, UTIME_OMIT, 1000000000,
+	};
+	struct timespec *ts;
+	int i;
+
+	if (chance(20))
+		return 0;
+	ts = ro_alloc(s, 2 * sizeof(*ts));
+	for (i = 0; ts && i < 2; i++) {
+		ts[i].tv_sec = chance(50) ? 0 : rnd64() & 0xffffffff;
+		ts[i].tv_nsec = PICK(nsec);
+	}
+	return ptr_or_bad(ts);
+}
+
+static uint64_t gen_epevent(struct slot *s)
+{
+	static const uint32_t events[] = {
+		EPOLLET, EPOLLONESHOT, EPOLLEXCLUSIVE, EPOLLRDHUP, EPOLLPRI,
+		EPOLLWAKEUP,
+	};
+	struct epoll_event *ev = ro_alloc(s, sizeof(*ev));
+
+	if (!ev)
+		return bad_ptr(0);
+	ev->events = EPOLLIN | EPOLLOUT;
+	if (chance(30))
+		ev->events |= PICK(events);
+	if (chance(5))
+		ev->events = rnd64();
+	ev->data.u64 = rnd64();
+	return ptr_or_bad(ev);
+}
+
+/* A siginfo for pidfd_send_signal(): any non-NULL one is refused. */
+static uint64_t gen_siginfo(struct slot *s)
+{
+	siginfo_t *si;
+
+	if (chance(50))
+		return 0;
+	si = ro_alloc(s, sizeof(*si));
+	if (si) {
+		memset(si, 0, sizeof(*si));
+		si->si_code = SI_QUEUE;
+	}
+	return ptr_or_bad(si);
+}
+
+/* An extended attribute name longer than XATTR_NAME_MAX: ERANGE. */
+static char xname_long[XATTR_NAME_MAX + 16];
+
+/*
+ * Names of extended attributes: the "user." namespace mostly, "trusted."
+ * (root only), and names a namespace does not take.  Never "security.":
+ * what it holds is the security modules', such as file capabilities.
+ */
+static const char *const xnames[] = {
+	"user.a", "user.b", "user.async_fuzz", "trusted.a", "user.", "",
+	"nonamespace", xname_long,
+};
+
+/* Options of SOL_SOCKET: none that lingers, times out or loads a module. */
+static const uint64_t sockopts[] = {
+	SO_DEBUG, SO_REUSEADDR, SO_KEEPALIVE, SO_DONTROUTE, SO_BROADCAST,
+	SO_SNDBUF, SO_RCVBUF, SO_OOBINLINE, SO_PRIORITY, SO_PASSCRED,
+	SO_RCVLOWAT, SO_TIMESTAMP, SO_PASSSEC, SO_MARK, SO_RXQ_OVFL,
+	SO_PEEK_OFF, SO_ZEROCOPY, SO_REUSEPORT, SO_INCOMING_CPU, SO_TYPE,
+	SO_ERROR, SO_PEERCRED,
+};
+
+/* The range close_range() gets: the victims', below the own ones. */
+static uint64_t gen_crfd(void)
+{
+	int top = fd_top();
+
+	if (top < 128)
+		return ~0U;	/* nothing there */
+	return top - CR_FIRST_TOP + rnd(CR_FIRST_TOP - CR_LAST_TOP + 1);
+}
+
 static uint64_t gen_arg(struct slot *s, unsigned int kind)
 {
 	static const uint64_t lens[] = {
@@ -788,6 +1299,8 @@ static uint64_t gen_arg(struct slot *s, unsigned int kind)
 			return any_fd();
 		}
 	case K_PATH:
+	case K_TARGET:
+		/* A symlink's target too: relative, in the link's directory. */
 		i = rnd(ARRAY_SIZE(names));
 		if (chance(80))
 			return (uintptr_t)names[i];
@@ -881,8 +1394,383 @@ static uint64_t gen_arg(struct slot *s, unsigned int kind)
 		for (i = rnd(3); i; i--)
 			v |= PICK(msgflags);
 		return chance(95) ? v : rnd64() & 0xffffffff;
+	case K_OWNFD:
+		if (chance(90))
+			return own_get(rnd(NOWN));
+		return PICK(((const int64_t[]){ -1, 9999, AT_FDCWD }));
+	case K_ODIRFD:
+		switch (rnd(10)) {
+		case 0:
+		case 1:
+		case 2:
+		case 3:
+			return (uint64_t)AT_FDCWD;
+		case 4:
+		case 5:
+		case 6:
+		case 7:
+			return own_get(rnd(NOWN_DIRS));
+		case 8:
+			/* ENOTDIR, or the file itself with AT_EMPTY_PATH. */
+			return own_get(NOWN_DIRS + rnd(NOWN - NOWN_DIRS));
+		default:
+			return PICK(((const int64_t[]){ -1, 9999 }));
+		}
+	case K_CHMODE:
+		/*
+		 * The owner keeps every right, so that the directory stays
+		 * usable and removable without root; no set-user-ID file.
+		 */
+		return 0700 | (rnd64() & 03077);
+	case K_UID:
+		return chance(50) ? geteuid() : (uint64_t)-1;
+	case K_GID:
+		return chance(50) ? getegid() : (uint64_t)-1;
+	case K_TIMES:
+		return gen_times(s);
+	case K_AMODE:
+		return chance(90) ? rnd(8) : rnd64() & 0xffffffff;
+	case K_ACCFLAGS:
+		if (chance(60))
+			return 0;
+		return chance(90) ? PICK(((const uint64_t[]){
+			AT_EACCESS, AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH })) :
+			rnd64() & 0xffffffff;
+	case K_LINKFLAGS:
+		if (chance(60))
+			return 0;
+		return chance(90) ? PICK(((const uint64_t[]){
+			AT_SYMLINK_FOLLOW, AT_EMPTY_PATH })) :
+			rnd64() & 0xffffffff;
+	case K_FIFO:
+		return chance(90) ? (uintptr_t)PICK(fifo_names) : bad_ptr(0);
+	case K_FIFOMODE:
+		/* S_IFMT is no type at all: EINVAL. */
+		v = chance(90) ? S_IFIFO : S_IFMT;
+		return v | 0600 | (rnd64() & 0177);
+	case K_XNAME:
+		if (chance(5))
+			return bad_ptr(0);
+		return (uintptr_t)(chance(80) ? xnames[rnd(3)] : PICK(xnames));
+	case K_XVAL:
+		return ptr_or_bad(s->data + (chance(70) ? 0 : rnd(DATA_SIZE)));
+	case K_XSIZE:
+		return chance(20) ? rnd(256) : PICK(((const uint64_t[]){
+			0, 1, 8, 255, 4096, XATTR_SIZE_MAX, XATTR_SIZE_MAX + 1,
+			~0ULL }));
+	case K_XFLAGS:
+		if (chance(60))
+			return 0;
+		return chance(90) ? PICK(((const uint64_t[]){
+			XATTR_CREATE, XATTR_REPLACE, 3 })) :
+			rnd64() & 0xffffffff;
+	case K_NEWFD:
+		return any_fd();
+	case K_DUPFLAGS:
+		if (chance(50))
+			return 0;
+		return chance(80) ? O_CLOEXEC : 1U << rnd(32);
+	case K_FGET:
+		return chance(50) ? F_GETFL : F_GETFD;
+	case K_FSET:
+		return chance(50) ? F_SETFD : F_DUPFD_CLOEXEC;
+	case K_FSETARG:
+		/* Small: F_DUPFD_CLOEXEC never reaches the top of the table. */
+		return PICK(((const int64_t[]){ 0, 1, 3, 10, 40, 100, -1,
+						0x7fffffff }));
+	case K_FSETFL:
+		return F_SETFL;
+	case K_FREFUSED:
+		return chance(50) ? F_SETLEASE : F_NOTIFY;
+	case K_FLFLAGS:
+		/* Never without O_NONBLOCK: a blocking pipe could hang us. */
+		v = O_NONBLOCK;
+		for (i = rnd(3); i; i--)
+			v |= PICK(((const uint64_t[]){ O_APPEND, O_DIRECT,
+						       O_NOATIME }));
+		return v;
+	case K_CRFD:
+		return gen_crfd();
+	case K_CRFLAGS:
+		switch (rnd(10)) {
+		case 0:
+		case 1:
+		case 2:
+			return 0;
+		case 3:
+		case 4:
+			return CLOSE_RANGE_CLOEXEC;
+		case 5:
+		case 6:
+			return CLOSE_RANGE_UNSHARE;
+		case 7:
+		case 8:
+			return CLOSE_RANGE_UNSHARE | CLOSE_RANGE_CLOEXEC;
+		default:
+			return 1U << rnd(32);
+		}
+	case K_FDPAIR:
+		len = rw_alloc(s, 2 * sizeof(*len));
+		if (len)
+			memset(len, 0xff, 2 * sizeof(*len));
+		return ptr_or_bad(len);
+	case K_PIPEFLAGS:
+		/* Never without O_NONBLOCK, as every pipe of the fuzzer. */
+		return O_NONBLOCK | (chance(50) ? O_CLOEXEC : 0) |
+		       (chance(20) ? O_DIRECT : 0) |
+		       (chance(5) ? 1U << rnd(32) : 0);
+	case K_COUNT:
+		return chance(50) ? rnd(4) : PICK(((const uint64_t[]){
+			0xffffffff, 1 << 20, ~0ULL }));
+	case K_EFDFLAGS:
+		/* A blocking eventfd could hang a read. */
+		return EFD_NONBLOCK | (chance(50) ? EFD_CLOEXEC : 0) |
+		       (chance(30) ? EFD_SEMAPHORE : 0) |
+		       (chance(5) ? 1U << rnd(32) : 0);
+	case K_EPFLAGS:
+		if (chance(50))
+			return 0;
+		return chance(80) ? EPOLL_CLOEXEC : 1U << rnd(32);
+	case K_EPOP:
+		return chance(90) ? 1 + rnd(3) : PICK(((const int64_t[]){
+			0, 4, -1 }));
+	case K_EPEVENT:
+		return gen_epevent(s);
+	case K_MADDR:
+		/* Pages of the data; model_madvise() bounds the length. */
+		if (chance(90)) {
+			v = (uintptr_t)s->data + PAGE * rnd(DATA_PAGES);
+			return chance(90) ? v : v + 1 + rnd(PAGE - 1);
+		}
+		return bad_ptr(0);
+	case K_MLEN:
+		if (chance(10))
+			return 0;
+		return chance(80) ? PAGE * (1 + rnd(4)) : 1 + rnd(2 * PAGE);
+	case K_MADVICE:
+		/* Only advice that changes nothing the fuzzer relies on. */
+		i = rnd(20);
+		return i < 9 ? MADV_NORMAL : i < 18 ? MADV_WILLNEED : 9999;
+	case K_FUTEX:
+		/* A word of its own, 0: nobody waits on it, no PI owner. */
+		len = rw_alloc(s, 2 * sizeof(*len));
+		if (len)
+			memset(len, 0, 2 * sizeof(*len));
+		return ptr_or_bad(len);
+	case K_FWAKE:
+		return FUTEX_WAKE | (chance(50) ? FUTEX_PRIVATE_FLAG : 0) |
+		       (chance(5) ? FUTEX_CLOCK_REALTIME : 0);
+	case K_FPI:
+		return PICK(((const uint64_t[]){
+			FUTEX_LOCK_PI, FUTEX_LOCK_PI2, FUTEX_UNLOCK_PI,
+			FUTEX_TRYLOCK_PI, FUTEX_WAIT_REQUEUE_PI,
+			FUTEX_CMP_REQUEUE_PI })) |
+		       (chance(50) ? FUTEX_PRIVATE_FLAG : 0) |
+		       (chance(20) ? FUTEX_CLOCK_REALTIME : 0);
+	case K_FNR:
+		return PICK(((const uint64_t[]){ 0, 1, 1, 2, INT_MAX }));
+	case K_FMASK:
+		return chance(80) ? FUTEX_BITSET_MATCH_ANY : rnd(2);
+	case K_F2FLAGS:
+		if (chance(10))
+			return rnd64() & 0xff;
+		return FUTEX2_SIZE_U32 | (chance(50) ? FUTEX2_PRIVATE : 0);
+	case K_WOPTS:
+		/* Even if the check let it through: no child of the worker. */
+		return __WNOTHREAD | WNOHANG |
+		       (rnd64() & (WUNTRACED | WCONTINUED | __WALL | __WCLONE));
+	case K_IDTYPE:
+		return PICK(((const uint64_t[]){ P_ALL, P_PID, P_PGID }));
+	case K_WIDOPTS:
+		return __WNOTHREAD | WNOHANG | WEXITED |
+		       (rnd64() & (WSTOPPED | WCONTINUED | WNOWAIT));
+	case K_PID:
+		/* Itself, its process group, or no process. */
+		i = rnd(10);
+		return i < 7 ? getpid() : i < 8 ? 0 : NO_PID;
+	case K_TID:
+		i = rnd(10);
+		return i < 7 ? gettid() : i < 8 ? 0 : NO_PID;
+	case K_NUL:
+		return 0;
+	case K_SIGINFO:
+		return gen_siginfo(s);
+	case K_PIDFDFLAGS:
+		if (chance(60))
+			return 0;
+		return chance(80) ? PICK(((const uint64_t[]){
+			PIDFD_NONBLOCK, PIDFD_THREAD })) : 1U << rnd(32);
+	case K_PSSFLAGS:
+		if (chance(60))
+			return 0;
+		return chance(80) ? PICK(((const uint64_t[]){
+			PIDFD_SIGNAL_THREAD, PIDFD_SIGNAL_THREAD_GROUP,
+			PIDFD_SIGNAL_PROCESS_GROUP })) : 1U << rnd(32);
+	case K_GRND:
+		if (chance(30))
+			return rnd64() & 0xffffffff;
+		return PICK(((const uint64_t[]){
+			0, GRND_NONBLOCK, GRND_RANDOM, GRND_INSECURE,
+			GRND_NONBLOCK | GRND_RANDOM }));
+	case K_UNIX:
+		/* Past AF_MAX: EAFNOSUPPORT, and no module is asked for. */
+		return chance(90) ? AF_UNIX : 1000;
+	case K_INET:
+		return chance(90) ? AF_INET : 1000;
+	case K_STYPE:
+		v = chance(95) ? PICK(((const uint64_t[]){
+			SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET })) :
+			SOCK_PACKET;
+		/* Never blocking, as every socket of the fuzzer. */
+		v |= SOCK_NONBLOCK | (chance(50) ? SOCK_CLOEXEC : 0);
+		if (chance(3))
+			v |= 1U << (4 + rnd(27));
+		return v;
+	case K_ITYPE:
+		/* No other type: it would ask for a protocol module. */
+		return (chance(50) ? SOCK_STREAM : SOCK_DGRAM) | SOCK_NONBLOCK |
+		       (chance(50) ? SOCK_CLOEXEC : 0);
+	case K_UPROTO:
+		i = rnd(20);
+		return i < 18 ? 0 : i < 19 ? PF_UNIX : 99;
+	case K_BACKLOG:
+		return PICK(((const int64_t[]){ 0, 1, 8, 128, -1, INT_MAX }));
+	case K_SHUT:
+		return chance(90) ? rnd(3) : PICK(((const int64_t[]){ 3, -1 }));
+	case K_SLEVEL:
+		/* No protocol level: TCP_CONGESTION, TCP_ULP load modules. */
+		return chance(90) ? SOL_SOCKET : 0x7fff;
+	case K_SOPT:
+		return chance(95) ? PICK(sockopts) : 9999;
+	case K_GLEVEL:
+		i = rnd(10);
+		return i < 7 ? SOL_SOCKET : i < 9 ? SOL_IP : 0x7fff;
+	case K_GOPT:
+		/* Below the netfilter ones of SOL_IP, which load tables. */
+		return chance(70) ? PICK(sockopts) : rnd(60);
+	case K_OPTVAL:
+		len = ro_alloc(s, 4 * sizeof(*len));
+		for (i = 0; len && i < 4; i++)
+			len[i] = PICK(((const int[]){
+				0, 1, 2, 4096, 65536, -1, INT_MAX }));
+		return ptr_or_bad(len);
+	case K_OPTLEN:
+		return chance(70) ? 4 : PICK(((const int64_t[]){
+			0, 1, 8, 16, -1, 0x7fffffff }));
 	}
 	return 0;
+}
+
+/* --- What some calls must return ------------------------------------------ */
+
+/*
+ * The arguments a model reads never take a reference (no_ref()), so they
+ * are those the call gets.  break_entry() may add one after, but then the
+ * kernel refuses the whole submission and no entry runs.
+ */
+
+/* A per-entry check refuses the call for these arguments. */
+static void model_eopnotsupp(struct slot *s, unsigned int i)
+{
+	s->meta[i].want = -EOPNOTSUPP;
+}
+
+/*
+ * The check refuses a lease and a directory notification, whose signal
+ * would go to the worker.  Were it to let them through: F_UNLCK drops no
+ * lease, 0 asks for no notification.
+ */
+static void model_fcntl_refused(struct slot *s, unsigned int i)
+{
+	struct async_syscall *e = ent(s, i);
+
+	e->args[2] = e->args[1] == F_SETLEASE ? F_UNLCK : 0;
+	s->meta[i].want = -EOPNOTSUPP;
+}
+
+/* The check refuses CLOSE_RANGE_UNSHARE before close_range() looks. */
+static void model_close_range(struct slot *s, unsigned int i)
+{
+	struct async_syscall *e = ent(s, i);
+	unsigned int first = e->args[0], last = e->args[1];
+	unsigned int flags = e->args[2];
+
+	if (first > last && chance(80)) {
+		e->args[0] = last;
+		e->args[1] = first;
+		first = e->args[0];
+		last = e->args[1];
+	}
+	if (flags & CLOSE_RANGE_UNSHARE)
+		s->meta[i].want = -EOPNOTSUPP;
+	else if ((flags & ~CLOSE_RANGE_CLOEXEC) || first > last)
+		s->meta[i].want = -EINVAL;
+	else
+		s->meta[i].want = WANT_OK;
+}
+
+/* A siginfo, even with signal 0, is refused: the worker would judge it. */
+static void model_pidfd_signal(struct slot *s, unsigned int i)
+{
+	if (ent(s, i)->args[2])
+		s->meta[i].want = -EOPNOTSUPP;
+}
+
+/* Signal 0 to itself succeeds; to a pid no task has, ESRCH. */
+static void model_kill(struct slot *s, unsigned int i)
+{
+	pid_t pid = ent(s, i)->args[0];
+
+	if (pid == getpid())
+		s->meta[i].want = WANT_OK;
+	else if (pid == NO_PID)
+		s->meta[i].want = -ESRCH;
+}
+
+/* The thread that made it may be gone: only the bad ids decide. */
+static void model_tkill(struct slot *s, unsigned int i)
+{
+	pid_t tid = ent(s, i)->args[0];
+
+	if (tid <= 0)
+		s->meta[i].want = -EINVAL;
+	else if (tid == NO_PID)
+		s->meta[i].want = -ESRCH;
+}
+
+static void model_tgkill(struct slot *s, unsigned int i)
+{
+	pid_t tgid = ent(s, i)->args[0], tid = ent(s, i)->args[1];
+
+	if (tgid <= 0 || tid <= 0)
+		s->meta[i].want = -EINVAL;
+	else if (tgid == NO_PID || tid == NO_PID)
+		s->meta[i].want = -ESRCH;
+}
+
+/*
+ * Only the fuzzer's own memory: pages of the data buffer, or a page at a
+ * bad pointer.  MADV_NORMAL there always succeeds (MADV_WILLNEED on
+ * anonymous memory fails without CONFIG_SWAP); advice it does not know,
+ * or an address off a page, is EINVAL wherever it points.
+ */
+static void model_madvise(struct slot *s, unsigned int i)
+{
+	struct async_syscall *e = ent(s, i);
+	uint64_t start = (uintptr_t)s->data, end = start + DATA_SIZE;
+	uint64_t addr = e->args[0], advice = e->args[2];
+
+	if (addr >= start && addr < end) {
+		if (e->args[1] > end - addr)
+			e->args[1] = end - addr;
+	} else if (e->args[1] > PAGE) {
+		e->args[1] = PAGE;
+	}
+	if ((advice != MADV_NORMAL && advice != MADV_WILLNEED) ||
+	    addr % PAGE)
+		s->meta[i].want = -EINVAL;
+	else if (advice == MADV_NORMAL && addr >= start && addr < end)
+		s->meta[i].want = WANT_OK;
 }
 
 /* --- Building a submission ------------------------------------------------ */
@@ -899,9 +1787,11 @@ static unsigned int gen_bad_nr(void)
 	case 2:
 		do {
 			nr = rnd(NR_SYSCALLS);
-		} while (find_call(nr));
+		} while (accepted[nr]);
 		return nr;
 	case 3:
+		if (chance(50))
+			return GAP2_FIRST + rnd(GAP2_END - GAP2_FIRST);
 		return GAP_FIRST + rnd(GAP_END - GAP_FIRST);
 	default:
 		switch (rnd(3)) {
@@ -984,6 +1874,45 @@ static void build_end(struct slot *s)
 	mprotect(s->ro, RO_PAGES * PAGE, PROT_READ);
 }
 
+/*
+ * Whether entry @k opened a file by name in the scratch directory: an
+ * openat() or openat2() relative to the working directory or to an own
+ * descriptor, neither taken from an earlier entry.  Any other descriptor
+ * an entry makes may be /dev/null, a dup() of it.
+ */
+static bool opened_in_scratch(const struct slot *s, unsigned int k)
+{
+	const struct async_syscall *e = ent(s, k);
+
+	return (e->nr == __NR_openat || e->nr == __NR_openat2) &&
+	       !(e->arg_refs & 3) &&
+	       ((int)e->args[0] == AT_FDCWD || is_own(e->args[0]));
+}
+
+/*
+ * An earlier entry of the chain, in [@start, @i), whose result an argument
+ * of @kind may take: one that makes a descriptor, for a descriptor; for
+ * a call that changes a file, one that opened it in the scratch directory.
+ * -1 if there is none.
+ */
+static int fd_source(const struct slot *s, unsigned int kind,
+		     unsigned int start, unsigned int i)
+{
+	unsigned int k, n = 0, found[MAX_N];
+	bool own_kind = kind == K_OWNFD || kind == K_ODIRFD;
+
+	if (kind != K_FD && kind != K_DIRFD && !own_kind)
+		return -1;
+	for (k = start; k < i; k++) {
+		if (s->meta[k].call < 0 || calls[s->meta[k].call].res != R_FD)
+			continue;
+		if (own_kind && !opened_in_scratch(s, k))
+			continue;
+		found[n++] = k;
+	}
+	return n ? (int)found[rnd(n)] : -1;
+}
+
 /* A random whitelisted call at @i, step @j of the chain that began at @start. */
 static void fill_call(struct slot *s, unsigned int i, unsigned int j,
 		      unsigned int start)
@@ -991,17 +1920,25 @@ static void fill_call(struct slot *s, unsigned int i, unsigned int j,
 	struct async_syscall *e = ent(s, i);
 	const struct call *c;
 	unsigned int a;
+	int src;
 
 	s->meta[i].call = rnd(NCALLS);
 	c = &calls[s->meta[i].call];
 	e->nr = c->nr;
 	for (a = 0; a < c->nargs; a++) {
 		e->args[a] = gen_arg(s, c->kind[a]);
-		if (j && !no_ref(c->kind[a]) && chance(12)) {
+		src = j ? fd_source(s, c->kind[a], start, i) : -1;
+		if (src >= 0 && chance(40)) {
+			/* A descriptor made earlier in the chain. */
+			e->arg_refs |= 1U << a;
+			e->args[a] = src;
+		} else if (j && !no_ref(c->kind[a]) && chance(12)) {
 			e->arg_refs |= 1U << a;
 			e->args[a] = start + rnd(j);
 		}
 	}
+	if (c->model)
+		c->model(s, i);
 }
 
 /* Fill slot @s with @n random entries of @esize bytes. */
@@ -1334,6 +2271,7 @@ static void check_result(const struct slot *s, unsigned int i)
 	const struct async_syscall *e = ent(s, i);
 	const struct call *c = &calls[s->meta[i].call];
 	__s64 res = e->result;
+	uint64_t size;
 	bool ok = true;
 
 	if (res < -4095 || (res <= -512 && res >= -516))
@@ -1349,6 +2287,9 @@ static void check_result(const struct slot *s, unsigned int i)
 	case R_ZERO:
 		ok = res == 0;
 		break;
+	case R_LEN1:
+		ok = (uint64_t)res <= final_arg(s, i, 1);
+		break;
 	case R_LEN2:
 		ok = (uint64_t)res <= final_arg(s, i, 2);
 		break;
@@ -1357,6 +2298,12 @@ static void check_result(const struct slot *s, unsigned int i)
 		break;
 	case R_LEN4:
 		ok = (uint64_t)res <= final_arg(s, i, 4);
+		break;
+	case R_XLEN2:
+	case R_XLEN3:
+		/* Size 0 asks for the size of the value or list. */
+		size = final_arg(s, i, c->res == R_XLEN2 ? 2 : 3);
+		ok = (uint64_t)res <= (size ? size : XATTR_SIZE_MAX);
 		break;
 	case R_FD:
 		ok = res < fd_limit;
@@ -1374,12 +2321,18 @@ static void check_result(const struct slot *s, unsigned int i)
 		fail_entry(s, i, "result %lld out of range\n", (long long)res);
 }
 
-/* The result a probe expects of entry @i, if it expects one. */
+/*
+ * The result a probe or a model expects of entry @i, if it expects one,
+ * unless a cancel or the death of its process ended it first.
+ */
 static void check_want(const struct slot *s, unsigned int i)
 {
 	__s64 res = ent(s, i)->result;
 	int want = s->meta[i].want;
 
+	if ((res == -ECANCELED || res == -EINTR) &&
+	    __atomic_load_n(&s->meta[i].touched, __ATOMIC_ACQUIRE))
+		return;
 	if (want == WANT_ANY || (want == WANT_OK && res >= 0) ||
 	    (want == WANT_OK_ENOENT && (res >= 0 || res == -ENOENT)) ||
 	    (want < 0 && res == want))
@@ -1402,13 +2355,14 @@ static void check_slot(struct slot *s)
 		if (e->done != ASYNC_SYSCALL_DONE)
 			fail_entry(s, i, "done word %#x\n", e->done);
 		if (failed && !(e->flags & ASYNC_SYSCALL_RUN_ANYWAY)) {
+			/* It never ran: what it would return does not apply. */
 			if (e->result != -ECANCELED)
 				fail_entry(s, i, "%lld, chain failed before\n",
 					   (long long)e->result);
 		} else {
 			check_result(s, i);
+			check_want(s, i);
 		}
-		check_want(s, i);
 		if (e->result < 0)
 			failed = true;
 	}
@@ -2378,21 +3332,6 @@ static void cred_root_changes(void)
 	}
 }
 
-/*
- * Moves @fd to the @k-th number from the top of the table, where neither
- * a random close (any_fd()) nor an entry's new file reaches it.
- */
-static int top_fd(int fd, int k)
-{
-	int top = (fd_limit < 1024 ? fd_limit : 1024) - k;
-
-	if (fd < 0)
-		return fd;
-	top = dup3(fd, top, O_CLOEXEC);
-	close(fd);
-	return top;
-}
-
 static void cred_setup(struct cred_state *cs)
 {
 	int fd;
@@ -2519,6 +3458,45 @@ static void timed(void (*act)(void), unsigned long *ns)
 
 /* --- The fuzzer ----------------------------------------------------------------- */
 
+/*
+ * Fill accepted[] and check the tables against each other: a call made as
+ * good that the kernel refuses, or one expected refused that it runs,
+ * would be a bug of the fuzzer's, reported as the kernel's.
+ */
+static void check_tables(void)
+{
+	unsigned int i, nr;
+
+	for (i = 0; i < ARRAY_SIZE(whitelist); i++) {
+		if (whitelist[i] >= NR_SYSCALLS || accepted[whitelist[i]])
+			fail("whitelist[%u]: %u twice or past NR_SYSCALLS\n", i,
+			     whitelist[i]);
+		accepted[whitelist[i]] = true;
+	}
+	for (i = 0; i < NCALLS; i++) {
+		nr = calls[i].nr;
+		if (nr < NR_SYSCALLS ? !accepted[nr] : nr < ASYNC_OP_BASE)
+			fail("%s (%u) is not on the whitelist\n", calls[i].name,
+			     nr);
+		/* entry_errs() takes the first row's count. */
+		if (find_call(nr)->nargs != calls[i].nargs)
+			fail("the rows of %s differ in arguments\n",
+			     calls[i].name);
+	}
+	for (i = 0; i < ARRAY_SIZE(refused); i++) {
+		if (refused[i] >= NR_SYSCALLS || accepted[refused[i]])
+			fail("refused[%u] (%u) is on the whitelist\n", i,
+			     refused[i]);
+	}
+	for (nr = 0; nr < NR_SYSCALLS; nr++) {
+		if (accepted[nr] && ((nr >= GAP_FIRST && nr < GAP_END) ||
+				     (nr >= GAP2_FIRST && nr < GAP2_END)))
+			fail("%u is in a gap and on the whitelist\n", nr);
+	}
+	memset(xname_long, 'x', sizeof(xname_long) - 1);
+	memcpy(xname_long, "user.", 5);
+}
+
 static int fuzz(const char *dir, unsigned long n, unsigned int seconds,
 		uint64_t seed)
 {
@@ -2575,6 +3553,9 @@ static int fuzz(const char *dir, unsigned long n, unsigned int seconds,
 	/* Cancel on nothing in flight: 0 if the kernel has it. */
 	rep->cancel_supported =
 		async_submit_raw(ro_page, 1, 72, ASYNC_SUBMIT_CANCEL) == 0;
+	check_tables();
+	/* What it inherited may be outside: only its own descriptors. */
+	close_range(3, ~0U, 0);
 	build_pool();
 
 	off_threads = rnd(THREADS_EVERY / 2);
