@@ -406,8 +406,7 @@ enum async_seccomp_verdict {
 	[__NR_inotify_init] = { .name = "inotify_init", .nargs = 0 }, \
 	[__NR_poll] = { .name = "poll", .nargs = 3, .waits = true }, \
 	[__NR_select] = { .name = "select", .nargs = 5, .waits = true }, \
-	[__NR_epoll_wait] = { .name = "epoll_wait", .nargs = 4, .waits = true }, \
-	[__NR_accept] = { .name = "accept", .nargs = 3, .waits = true },
+	[__NR_epoll_wait] = { .name = "epoll_wait", .nargs = 4, .waits = true },
 #else
 #define ASYNC_SYSCALL_DEFS_LEGACY
 #endif

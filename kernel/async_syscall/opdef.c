@@ -249,6 +249,7 @@ const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	ASYNC_SYSCALL(socketpair, 4),
 	ASYNC_SYSCALL(bind, 3),
 	ASYNC_SYSCALL(listen, 2),
+	ASYNC_SYSCALL(accept, 3, .waits = true),
 	ASYNC_SYSCALL(accept4, 4, .waits = true),
 	ASYNC_SYSCALL(connect, 3, .waits = true),
 	ASYNC_SYSCALL(shutdown, 2),
