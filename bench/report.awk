@@ -337,4 +337,28 @@ END {
 		printf("P6, memory, %s entries per call: %s B per queued entry from MemAvailable, %s B from Slab (a batch past one page is not slab memory).\n",
 		       pc[i], num(get("P6", "entries=16000;per_call=" pc[i], "async", "kernel_bytes_per_entry")),
 		       num(get("P6", "entries=16000;per_call=" pc[i], "async", "slab_bytes_per_entry")))
+
+	# --- P7 ---
+	print ""
+	print "P7, a tree of 1000 files (4–64 KiB, 20 directories, 40 symbolic links, 20 hard links) copied by cp -a, by acp (async_submit()) and by the 4-thread pool, µs per file, wall and CPU; the ratios are the median of each round's:"
+	print ""
+	print "| | cp -a | acp | pool | acp/cp -a | acp/pool |"
+	print "|---|---|---|---|---|---|"
+	split("cold warm", p7c, " ")
+	split("us_per_file cpu_us_per_file", p7m, " ")
+	split("time_pct cpu_pct", p7r, " ")
+	split("cp acp pool", p7x, " ")
+	for (i = 1; i <= 2; i++) {
+		pp = "files=1000;cache=" p7c[i]
+		for (k = 1; k <= 2; k++) {
+			line = "| " p7c[i] " cache, " (k == 1 ? "time" : "CPU")
+			for (j = 1; j <= 3; j++)
+				line = line " | " num(get("P7", pp, p7x[j], p7m[k]))
+			line = line " | " rat(scale(get("P7", pp, "acp/cp", p7r[k]), 100))
+			line = line " | " rat(scale(get("P7", pp, "acp/pool", p7r[k]), 100))
+			print line " |"
+		}
+	}
+	printf("\nP7, starting the tool, in its times above: cp %s ms, acp %s ms.\n",
+	       num(get("P7", "exec", "cp", "ms")), num(get("P7", "exec", "acp", "ms")))
 }
