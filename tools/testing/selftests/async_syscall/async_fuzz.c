@@ -514,7 +514,7 @@ static const struct call calls[] = {
 	  model_tgkill },
 	{ __NR_pidfd_send_signal, "pidfd_send_signal", 4, R_ZERO,
 	  { K_FD, K_NUL, K_SIGINFO, K_PSSFLAGS }, model_pidfd_signal },
-	{ __NR_getrandom, "getrandom", 3, R_LEN2, { K_BUF, K_LEN, K_GRND } },
+	{ __NR_getrandom, "getrandom", 3, R_LEN1, { K_BUF, K_LEN, K_GRND } },
 	/* Sockets: AF_UNIX ones named in the scratch directory, and AF_INET */
 	{ __NR_socket, "socket", 3, R_FD, { K_UNIX, K_STYPE, K_UPROTO } },
 	{ __NR_socket, "socket", 3, R_FD, { K_INET, K_ITYPE, K_NUL } },
