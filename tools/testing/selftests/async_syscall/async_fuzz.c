@@ -529,7 +529,8 @@ static const struct call calls[] = {
 	{ __NR_shutdown, "shutdown", 2, R_ZERO, { K_FD, K_SHUT } },
 	{ __NR_setsockopt, "setsockopt", 5, R_ZERO,
 	  { K_FD, K_SLEVEL, K_SOPT, K_OPTVAL, K_OPTLEN } },
-	{ __NR_getsockopt, "getsockopt", 5, R_ZERO,
+	/* Some protocols' options return a length. */
+	{ __NR_getsockopt, "getsockopt", 5, R_POS,
 	  { K_FD, K_GLEVEL, K_GOPT, K_BUF, K_SOCKLENP } },
 #ifdef __x86_64__
 	/* The older calls that only x86_64 has */
