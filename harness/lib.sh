@@ -120,13 +120,21 @@ kconfigure()
 }
 
 # make_selftests TREE OUTPUT INCLUDE: build our selftests of TREE in OUTPUT
-# against the UAPI headers in INCLUDE.
+# against the UAPI headers in INCLUDE.  make does not see the headers: when
+# they changed (a new system call number), everything is built again.
 make_selftests()
 {
-	mkdir -p "$2" &&
-		make -C "$1/tools/testing/selftests/async_syscall" OUTPUT="$2" \
-			KHDR_INCLUDES="-isystem $3" ARCH="$ARCH" \
-			CROSS_COMPILE="$CROSS_COMPILE" ${CROSS_COMPILE:+LDFLAGS=-static}
+	local dir=$1/tools/testing/selftests/async_syscall stamp=$2/.uapi sum
+
+	sum=$(cat "$3"/linux/async_syscall.h "$3"/asm/unistd*.h | md5sum) || return
+	mkdir -p "$2" || return
+	if [ "$(cat "$stamp" 2>/dev/null)" != "$sum" ]; then
+		rm -f "$stamp"
+		make -C "$dir" OUTPUT="$2" ARCH="$ARCH" clean || return
+	fi
+	make -C "$dir" OUTPUT="$2" KHDR_INCLUDES="-isystem $3" ARCH="$ARCH" \
+		CROSS_COMPILE="$CROSS_COMPILE" ${CROSS_COMPILE:+LDFLAGS=-static} &&
+		echo "$sum" >"$stamp"
 }
 
 # checkpatch_allowed FORMAT: print each PATH:TYPE of harness/checkpatch-allowed
