@@ -102,5 +102,11 @@ check "man page example" "$LOGS/check-man-example.log" '(warning|error)' man_exa
 check "whitelist tables" "$LOGS/check-whitelist.log" '^whitelist: [a-z0-9_]+ is in' \
 	"$HARNESS/whitelist.sh"
 
+# checkpatch's COMMIT_LOG_LONG_LINE, before make series: a message line
+# over 75 columns that is not a tag.
+check "series messages" "$LOGS/check-series-msgs.log" '^series/' \
+	awk '/^---$/ { nextfile } length($0) > 75 && !/^[A-Za-z-]+: / {
+		print FILENAME ":" FNR ": over 75 columns" }' series/*.msg
+
 [ -z "$failed" ] || fail "static checks" "" "findings from:$failed"
 say "all checks clean"
