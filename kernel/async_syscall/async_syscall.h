@@ -174,8 +174,9 @@ async_req_def(const struct async_req *req)
  *	&async_ctx.lock.
  * @entry_size: Size of one user entry.
  * @uentries: The user's array, where results and done words go.
- * @cred: Credentials of the submitter, taken at submit; NULL, as
- *	@seccomp, once only sleeps on timers are left.
+ * @pinned: @cred and @mm are held: something outlives async_submit().
+ * @cred: Credentials of the submitter, taken by async_batch_pin(); NULL
+ *	before, and, as @seccomp, once only sleeps on timers are left.
  * @pkey_rights: Its protection-key rights at submit, which a worker takes
  *	to run the entries.
  * @mm: The submitter's mm; entries never run or complete in another one.
@@ -186,7 +187,8 @@ async_req_def(const struct async_req *req)
  * @queue_node: Link in &async_pool.queue while chains wait for a worker.
  * @next_chain: Index of the first chain waiting for a worker, or @nr;
  *	under &async_ctx.lock while the batch is queued.
- * @submit_ns: When async_submit() queued it, for tracing.
+ * @submit_ns: When async_submit() queued it, for tracing and the pace
+ *	of its inline run; 0 for one chain that runs inline untraced.
  * @nr_timed: Entries with %ASYNC_REQ_TIMER, which may sleep on a timer.
  * @next_timer: Index in @timers of the next such entry's timer, while the
  *	submitter runs the batch.
@@ -206,6 +208,7 @@ struct async_batch {
 	bool				wake_marked;
 	bool				shared;
 	bool				sharing;
+	bool				pinned;
 	size_t				entry_size;
 	void __user			*uentries;
 	const struct cred		*cred;
@@ -422,9 +425,8 @@ static inline bool async_audited(void)
 
 /* pool.c: the process's context, its pools, and the making of workers */
 struct async_ctx *async_ctx_get(void);
-struct async_pool *async_pool_get(struct async_ctx *ctx);
+struct async_pool *async_pool_get(struct async_ctx *ctx, bool prepare);
 void async_pool_unpin(struct async_pool *pool);
-int async_pool_prepare(struct async_pool *pool);
 bool async_pool_matches(struct async_pool *pool);
 unsigned int async_pool_cpus(struct async_pool *pool);
 bool async_pool_wants_worker(struct async_pool *pool)
@@ -488,6 +490,7 @@ unsigned int async_unqueue_chains(struct async_batch *batch,
 	__must_hold(&batch->ctx->lock);
 
 /* complete.c: the end of entries, chains and batches */
+void async_batch_pin(struct async_batch *batch);
 void async_batch_put(struct async_batch *batch);
 void async_end_chains(struct async_batch *batch, unsigned int n);
 void async_chain_done(struct async_batch *batch, struct async_req *first);

@@ -19,6 +19,25 @@
 
 #include <trace/events/async_syscall.h>
 
+/**
+ * async_batch_pin() - hold what the workers need to run a batch
+ * @batch: The batch, in its submitter, before any of it may outlive
+ *	async_submit(): chains queued or shared, timers armed.
+ *
+ * A batch that the submitter runs to the end needs none of it: the
+ * submitter's own creds and mm stay for the call.
+ */
+void async_batch_pin(struct async_batch *batch)
+{
+	if (batch->pinned)
+		return;
+	batch->pinned = true;
+	batch->cred = get_current_cred();
+	mmgrab(batch->mm);
+	if (!batch->submit_ns)
+		batch->submit_ns = ktime_get_ns();
+}
+
 /* Every entry of a batch is held until the batch is freed, done or not. */
 void async_batch_put(struct async_batch *batch)
 {
@@ -26,8 +45,10 @@ void async_batch_put(struct async_batch *batch)
 		return;
 	/* Unpinning counts in the mm: before it may go. */
 	async_free_timers(batch);
-	put_cred(batch->cred);
-	mmdrop(batch->mm);
+	if (batch->pinned) {
+		put_cred(batch->cred);
+		mmdrop(batch->mm);
+	}
 	seccomp_filter_put(batch->seccomp);
 	atomic_sub(batch->nr, &batch->ctx->held);
 	async_batch_free(batch);

@@ -131,18 +131,35 @@ static void async_retire_pools(struct async_ctx *ctx)
 	}
 }
 
+static int async_create_worker(struct async_pool *pool);
+
+/* No worker is idle or on its way, and one more may be made. */
+static bool async_pool_lacks_spare(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock)
+{
+	return list_empty(&pool->idle) && !pool->nr_waking &&
+	       pool->nr_workers < pool->ctx->max_workers;
+}
+
 /**
  * async_pool_get() - the calling thread's pool for its current context
  * @ctx: The process's context.
+ * @prepare: Make sure a worker will take what the caller queues next.
  *
  * The pool comes pinned: its workers do not go idle-exit until
- * async_pool_unpin().
+ * async_pool_unpin().  Idle workers stay while it is pinned, and one on
+ * its way recruits, so with @prepare a worker is made only if there is
+ * neither.  Called before anything is queued, so that a failure to make
+ * it fails the call with nothing to undo; one because a signal is pending
+ * restarts the call once the signal is handled.
  *
- * Return: The pool, or ERR_PTR(-ENOMEM).
+ * Return: The pool, or ERR_PTR(-ENOMEM) or the error making the worker.
  */
-struct async_pool *async_pool_get(struct async_ctx *ctx)
+struct async_pool *async_pool_get(struct async_ctx *ctx, bool prepare)
 {
 	struct async_pool *pool, *new = NULL;
+	bool spawn;
+	int err;
 
 	for (;;) {
 		spin_lock(&ctx->lock);
@@ -176,11 +193,19 @@ struct async_pool *async_pool_get(struct async_ctx *ctx)
 found:
 	pool->refs++;
 	pool->pins++;
+	spawn = prepare && async_pool_lacks_spare(pool);
+	if (spawn)
+		async_reserve_worker(pool);
 	spin_unlock(&ctx->lock);
 	if (new) {
 		put_cred(new->cred);
 		put_task_struct(new->owner);
 		kfree(new);
+	}
+	err = spawn ? async_create_worker(pool) : 0;
+	if (err) {
+		async_pool_unpin(pool);
+		return ERR_PTR(err);
 	}
 	return pool;
 }
@@ -427,14 +452,6 @@ void async_worker_recruit(struct async_worker *w)
 	}
 }
 
-/* No worker is idle or on its way, and one more may be made. */
-static bool async_pool_lacks_spare(struct async_pool *pool)
-	__must_hold(&pool->ctx->lock)
-{
-	return list_empty(&pool->idle) && !pool->nr_waking &&
-	       pool->nr_workers < pool->ctx->max_workers;
-}
-
 /*
  * Whether a worker about to run work should make sure another is idle:
  * chains are queued, or may be by a submitter that has the pool pinned
@@ -483,30 +500,6 @@ void async_worker_keep_spare(struct async_worker *w)
 	}
 }
 
-/**
- * async_pool_prepare() - make sure a worker will take what is queued next
- * @pool: The caller's pinned pool.
- *
- * Called before anything is queued, so that a failure to create a worker
- * fails the call with nothing to undo.  A failure because a signal is
- * pending restarts the call once the signal is handled.
- *
- * Return: 0, or the error creating the worker.
- */
-int async_pool_prepare(struct async_pool *pool)
-{
-	struct async_ctx *ctx = pool->ctx;
-	bool spawn;
-
-	/* Idle workers stay while the pool is pinned; one on its way recruits. */
-	spin_lock(&ctx->lock);
-	spawn = async_pool_lacks_spare(pool);
-	if (spawn)
-		async_reserve_worker(pool);
-	spin_unlock(&ctx->lock);
-	return spawn ? async_create_worker(pool) : 0;
-}
-
 /* The last worker to go cancels what is still queued: the process is dying. */
 void async_worker_exit(struct async_worker *w)
 	__releases(&w->pool->ctx->lock)
@@ -535,8 +528,8 @@ void async_worker_exit(struct async_worker *w)
 /**
  * async_queue_chains() - hand the waiting chains of a batch to the workers
  * @batch: The batch, as async_run_inline() left it.
- * @pool: The submitter's pool, prepared with async_pool_prepare() if
- *	@nr_punted.
+ * @pool: The submitter's pool, got with a worker prepared if
+ *	@nr_punted (async_pool_get()).
  * @nr_punted: How many of its chains wait for a worker.
  * @nr_blocking: How many of those are expected to block.
  *

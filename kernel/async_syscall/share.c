@@ -53,6 +53,7 @@ bool async_share(struct async_batch *batch, struct async_pool *pool,
 	/* Before a worker may complete any of them. */
 	async_mark_left(batch, &batch->reqs[next], batch->nr - next);
 	/* The chains hold a reference until the last is done. */
+	async_batch_pin(batch);
 	refcount_inc(&batch->refs);
 	atomic_set(&batch->pending, nr_chains);
 	batch->shared = true;

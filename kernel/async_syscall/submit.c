@@ -376,6 +376,18 @@ static void async_batch_sleeps_only(struct async_batch *batch)
 	batch->seccomp = NULL;
 }
 
+/*
+ * The pace of an inline run needs the clock from the start of a batch of
+ * several chains, tracing always; a lone chain reads it only if it leaves
+ * the submitter (async_batch_pin()).
+ */
+static bool async_batch_clocked(const struct async_batch *batch)
+{
+	return batch->reqs[0].chain_len < batch->nr ||
+	       trace_async_syscall_start_enabled() ||
+	       trace_async_syscall_complete_enabled();
+}
+
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  unsigned int flags)
 {
@@ -396,44 +408,43 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		return PTR_ERR(batch);
 	batch->entry_size = size;
 	batch->uentries = uentries;
-	/* Referenced once nothing can fail; the timers' pins count in it. */
+	/* Referenced by async_batch_pin(); the timers' pins count in it. */
 	batch->mm = current->mm;
 	batch->timers = NULL;
-	pool = async_pool_get(ctx);
-	if (IS_ERR(pool)) {
-		async_batch_free(batch);
-		return PTR_ERR(pool);
-	}
 
 	ret = -EAGAIN;
 	if (!async_charge(ctx, nr))
-		goto out_inflight;
+		goto out_charged;
 	may_punt = async_setup_timers(batch, audited);
 	ret = min(may_punt, 0);
+	if (ret)
+		goto out_charged;
 	/*
 	 * -ERESTARTNOINTR when a signal is pending: nothing is queued yet.
 	 * Sleeps alone need no worker.
 	 */
-	if (may_punt > 0)
-		ret = async_pool_prepare(pool);
-	if (!ret)
-		ret = async_mark_pending(uentries, nr, size,
-					 flags & ASYNC_SUBMIT_WAKE_MARKED);
+	pool = async_pool_get(ctx, may_punt > 0);
+	if (IS_ERR(pool)) {
+		ret = PTR_ERR(pool);
+		goto out_charged;
+	}
+	ret = async_mark_pending(uentries, nr, size,
+				 flags & ASYNC_SUBMIT_WAKE_MARKED);
 	if (ret)
-		goto out_inflight;
+		goto out_pinned;
 
 	refcount_set(&batch->refs, 1);
 	batch->wake_marked = flags & ASYNC_SUBMIT_WAKE_MARKED;
-	batch->cred = get_current_cred();
+	batch->pinned = false;
+	batch->cred = NULL;
 	batch->pkey_rights = arch_async_pkey_rights();
-	mmgrab(batch->mm);
 	batch->ctx = ctx;
 	batch->seccomp = seccomp_filter_get();
 	batch->ip = instruction_pointer(current_pt_regs());
 	init_completion(&batch->all_done);
 	batch->wait_id = 0;
 	INIT_LIST_HEAD(&batch->node);
-	batch->submit_ns = ktime_get_ns();
+	batch->submit_ns = async_batch_clocked(batch) ? ktime_get_ns() : 0;
 	if (trace_async_syscall_submit_enabled()) {
 		for (i = 0; i < nr; i++) {
 			const struct async_req *req = &batch->reqs[i];
@@ -449,6 +460,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	punted = async_run_inline(batch, pool, audited, &nr_blocking);
 	if (punted >= 0 && punted + batch->nr_armed) {
 		/* The chains hold a reference until the last is done. */
+		async_batch_pin(batch);
 		refcount_inc(&batch->refs);
 		atomic_set(&batch->pending, punted + batch->nr_armed);
 		async_queue_chains(batch, pool, punted, nr_blocking);
@@ -469,10 +481,11 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	async_batch_put(batch);
 	return ret;
 
-out_inflight:
+out_pinned:
+	async_pool_unpin(pool);
+out_charged:
 	atomic_sub(nr, &ctx->inflight);
 	atomic_sub(nr, &ctx->held);
-	async_pool_unpin(pool);
 	async_free_timers(batch);
 	async_batch_free(batch);
 	return ret;

@@ -190,7 +190,7 @@ int async_work_queue(struct async_work *work)
 	work->pkey_rights = arch_async_pkey_rights();
 	err = async_work_queue_fast(ctx, work);
 	if (err > 0) {
-		pool = async_pool_get(ctx);
+		pool = async_pool_get(ctx, false);
 		err = PTR_ERR_OR_ZERO(pool);
 		if (!err) {
 			err = async_work_queue_slow(pool, work);
