@@ -46,6 +46,29 @@ static inline void die(const char *fmt, ...)
 	exit(1);
 }
 
+/*
+ * CPU time of the whole guest so far, user and system with interrupts,
+ * in ns: what every thread and kernel worker of every design spent.
+ * /proc/stat counts it in ticks, so only a span of many ticks (a pass
+ * over many files) gives a figure worth reading.
+ */
+static inline double guest_cpu_ns(void)
+{
+	unsigned long long user, nice, sys, idle, iowait, irq, softirq;
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (!f)
+		die("/proc/stat: %s", strerror(errno));
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &user, &nice,
+		   &sys, &idle, &iowait, &irq, &softirq);
+	fclose(f);
+	if (n != 7)
+		die("/proc/stat: %d fields", n);
+	return (double)(user + nice + sys + irq + softirq) * 1e9 /
+	       sysconf(_SC_CLK_TCK);
+}
+
 static inline int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

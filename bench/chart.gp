@@ -35,8 +35,9 @@ set logscale y
 set title "P2: one entry, submit until seen done, 2 vCPUs (µs, log)"
 plot dat."/p2.dat" using 2:xtic(1) title "p50", "" using 3 title "p99"
 
-set title "P3 open-read-close, P5 copy (µs per file, log)"
-plot dat."/p35.dat" using 2:xtic(1) title "P3", "" using 3 title "P5"
+set title "P3 open-read-close, P5 copy (µs per file: time, guest CPU; log)"
+plot dat."/p35.dat" using 2:xtic(1) title "P3", "" using 3 title "P5", \
+     "" using 4 title "P3 CPU", "" using 5 title "P5 CPU"
 
 set title "P4: 256 x nanosleep(10 ms), ms (log)"
 plot dat."/p4.dat" using 2:xtic(1) notitle
