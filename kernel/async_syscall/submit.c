@@ -78,19 +78,26 @@ async_check_entry(const struct async_entry_head *h, const u64 *args,
  * kernel's, in one user-access window: their arguments to @reqs, the other
  * fields the kernel reads to @heads.  Returns how many were copied before
  * one faulted, or 0 for entries of another size.
+ *
+ * With @probed, the page of the last word proven writable, it also proves
+ * the pages of the done words and results writable, in the same window:
+ * it stores back the value it read of arg_refs, which shares done's page
+ * (entries are 8-byte aligned, done is not), and of the result.  Never
+ * done itself, which a waiter may be marking.
  */
 static __always_inline unsigned int
 async_read_run(struct async_entry_head *heads, struct async_req *reqs,
 	       void __user *uentries, unsigned int first, unsigned int n,
-	       size_t size)
+	       size_t size, unsigned long *probed)
 {
 	struct async_syscall __user *ue;
 	unsigned int i = 0, k;
+	s64 result;
 
 	if (size != sizeof(*ue))
 		return 0;
 	ue = async_uentry(uentries, first, size);
-	if (!user_read_access_begin(ue, n * sizeof(*ue)))
+	if (!user_access_begin(ue, n * sizeof(*ue)))
 		return 0;
 	for (; i < n; i++, ue++) {
 		unsafe_get_user(heads[i].nr, &ue->nr, out);
@@ -98,9 +105,20 @@ async_read_run(struct async_entry_head *heads, struct async_req *reqs,
 		for (k = 0; k < ASYNC_NR_ARGS; k++)
 			unsafe_get_user(reqs[i].args[k], &ue->args[k], out);
 		unsafe_get_user(heads[i].arg_refs, &ue->arg_refs, out);
+		if (!probed)
+			continue;
+		if (((unsigned long)&ue->arg_refs & PAGE_MASK) != *probed) {
+			unsafe_put_user(heads[i].arg_refs, &ue->arg_refs, out);
+			*probed = (unsigned long)&ue->arg_refs & PAGE_MASK;
+		}
+		if (((unsigned long)&ue->result & PAGE_MASK) != *probed) {
+			unsafe_get_user(result, &ue->result, out);
+			unsafe_put_user(result, &ue->result, out);
+			*probed = (unsigned long)&ue->result & PAGE_MASK;
+		}
 	}
 out:
-	user_read_access_end();
+	user_access_end();
 	return i;
 }
 
@@ -116,7 +134,7 @@ async_read_entry(struct async_entry_head *h, struct async_req *req,
 	struct async_syscall e __uninitialized;
 	int ret;
 
-	if (!async_read_run(h, req, uentries, index, 1, size)) {
+	if (!async_read_run(h, req, uentries, index, 1, size, NULL)) {
 		ret = copy_struct_from_user(&e, sizeof(e),
 					    async_uentry(uentries, index, size),
 					    size);
@@ -207,10 +225,17 @@ void async_batch_free(struct async_batch *batch)
 	}
 }
 
+/*
+ * Reads and checks the entries.  *@writable tells whether the copy also
+ * proved every done word and result writable.
+ */
 static struct async_batch *async_read_batch(void __user *uentries,
-					    unsigned int nr, size_t size)
+					    unsigned int nr, size_t size,
+					    bool *writable)
 {
 	unsigned int i, slot, copied = 0, chain_start = 0;
+	/* Not page-aligned: no page is proven yet. */
+	unsigned long probed = 1;
 	/* Only what the copy fills is read: not zeroed per call. */
 	struct async_entry_head heads[ASYNC_READ_RUN] __uninitialized;
 	struct async_entry_head *h;
@@ -223,6 +248,7 @@ static struct async_batch *async_read_batch(void __user *uentries,
 		return ERR_PTR(-ENOMEM);
 	batch->nr = nr;
 	batch->nr_timed = 0;
+	*writable = true;
 
 	for (i = 0; i < nr; i++) {
 		struct async_req *req = &batch->reqs[i];
@@ -231,7 +257,8 @@ static struct async_batch *async_read_batch(void __user *uentries,
 		if (!slot)
 			copied = async_read_run(heads, req, uentries, i,
 						min(nr - i, ASYNC_READ_RUN),
-						size);
+						size, &probed);
+		*writable &= slot < copied;
 		h = &heads[slot];
 		if (slot < copied)
 			def = async_check_entry(h, req->args, i, chain_start,
@@ -311,14 +338,15 @@ static int async_probe_page(u32 __user *word, unsigned long *probed)
 /*
  * Only once nothing can fail the call any more may the done words change.
  * This also proves the array's done words and results writable before any
- * entry runs.  Without %ASYNC_SUBMIT_WAKE_MARKED every done word is reset,
- * as in ABI 1, where 2 was as good as any other leftover value.  With it,
- * only the words of the entries that leave the submitter are reset, by
- * async_run_inline(); the completion of the others exchanges theirs
- * anyway.  A result may start a page that holds no done word.
+ * entry runs, unless the copy did (@writable).  Without
+ * %ASYNC_SUBMIT_WAKE_MARKED every done word is reset, as in ABI 1, where 2
+ * was as good as any other leftover value.  With it, only the words of the
+ * entries that leave the submitter are reset, by async_run_inline(); the
+ * completion of the others exchanges theirs anyway.  A result may start a
+ * page that holds no done word.
  */
 static int async_mark_pending(void __user *uentries, unsigned int nr,
-			      size_t size, bool marked)
+			      size_t size, bool marked, bool writable)
 {
 	struct async_syscall __user *ue;
 	unsigned long probed = 1;
@@ -334,6 +362,8 @@ static int async_mark_pending(void __user *uentries, unsigned int nr,
 					efault);
 		user_write_access_end();
 	}
+	if (writable)
+		return 0;
 	for (i = 0; i < nr && !ret; i++) {
 		ue = async_uentry(uentries, i, size);
 		if (marked)
@@ -398,12 +428,13 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	/* Audit sees every entry as a system call of its own, on a worker. */
 	bool audited = async_audited();
 	int punted, may_punt;
+	bool writable;
 	long ret;
 
 	ctx = async_ctx_get();
 	if (!ctx)
 		return -ENOMEM;
-	batch = async_read_batch(uentries, nr, size);
+	batch = async_read_batch(uentries, nr, size, &writable);
 	if (IS_ERR(batch))
 		return PTR_ERR(batch);
 	batch->entry_size = size;
@@ -429,7 +460,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		goto out_charged;
 	}
 	ret = async_mark_pending(uentries, nr, size,
-				 flags & ASYNC_SUBMIT_WAKE_MARKED);
+				 flags & ASYNC_SUBMIT_WAKE_MARKED, writable);
 	if (ret)
 		goto out_pinned;
 
