@@ -13,8 +13,6 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
-#include <asm/futex.h>
-
 #include "async_syscall.h"
 
 #include <trace/events/async_syscall.h>
@@ -77,32 +75,26 @@ void async_chain_done(struct async_batch *batch, struct async_req *first)
 }
 
 /*
- * With %ASYNC_SUBMIT_WAKE_MARKED the done word is exchanged, and only a
- * word a waiter marked is woken.  Returns whether to wake.  The exchange
- * is fully ordered, as the futex operations of every architecture that
- * has HAVE_ARCH_ASYNC_SYSCALL are (a lock xchg, or ldxr/stlxr and dmb):
- * it is the release of the result and of the entry's reads.
+ * With %ASYNC_SUBMIT_WAKE_MARKED the result is stored and the done word
+ * exchanged, and only a word a waiter marked is woken.  Returns whether to
+ * wake.  The exchange is fully ordered, as the futex operations of every
+ * architecture that has HAVE_ARCH_ASYNC_SYSCALL are: it is the release of
+ * the result and of the entry's reads.
  */
-static bool async_store_done_marked(u32 __user *done)
+static bool async_store_done_marked(struct async_syscall __user *ue,
+				    long res)
 {
 	int old, ret;
 
 	for (;;) {
-		ret = arch_futex_atomic_op_inuser(FUTEX_OP_SET,
-						  ASYNC_SYSCALL_DONE, &old,
-						  done);
+		ret = arch_async_store_done(ue, res, &old);
 		if (!ret)
 			return old == ASYNC_SYSCALL_WAITING;
 		if (ret != -EAGAIN)
-			break;
+			return false;
 		/* Contended (arm64 gives up after a number of tries). */
 		cond_resched();
 	}
-	if (ret == -EFAULT)
-		return false;
-	/* No user atomics here: a plain store, and wake whoever is there. */
-	smp_mb();
-	return !put_user(ASYNC_SYSCALL_DONE, done);
 }
 
 /*
@@ -120,14 +112,13 @@ void async_complete(struct async_batch *batch, struct async_req *req,
 	might_fault();
 	req->result = res;
 	ue = async_req_uentry(batch, req);
-	if (!user_write_access_begin(ue, sizeof(*ue)))
-		return;
-	unsafe_put_user(res, &ue->result, efault);
 	if (batch->wake_marked) {
-		user_write_access_end();
-		if (!async_store_done_marked(&ue->done))
+		if (!async_store_done_marked(ue, res))
 			return;
 	} else {
+		if (!user_write_access_begin(ue, sizeof(*ue)))
+			return;
+		unsafe_put_user(res, &ue->result, efault);
 		/* The result and the entry's reads of user memory before done. */
 		smp_mb();
 		unsafe_put_user(ASYNC_SYSCALL_DONE, &ue->done, efault);

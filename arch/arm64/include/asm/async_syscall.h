@@ -7,9 +7,13 @@
 #define _ASM_ARM64_ASYNC_SYSCALL_H
 
 #include <linux/cpufeature.h>
+#include <linux/futex.h>
 #include <linux/nospec.h>
 #include <linux/random.h>
+#include <linux/uaccess.h>
+#include <uapi/linux/async_syscall.h>
 #include <asm/barrier.h>
+#include <asm/futex.h>
 #include <asm/ptrace.h>
 #include <asm/syscall.h>
 #include <asm/sysreg.h>
@@ -75,6 +79,27 @@ static inline void arch_async_set_pkey_rights(u64 rights)
 	 * a revoked right must hold from the next user access on.
 	 */
 	isb();
+}
+
+/**
+ * arch_async_store_done() - complete an entry in its submitter's array
+ * @ue: The entry.
+ * @res: Its result.
+ * @old: Set to what its done word held.
+ *
+ * Stores @res, then exchanges the done word for %ASYNC_SYSCALL_DONE, fully
+ * ordered (ldxr/stlxr and dmb), as the futex operations do.
+ *
+ * Return: 0, -EFAULT, or -EAGAIN when the exchange lost too many times
+ * to other writers of the word: call again.
+ */
+static inline int arch_async_store_done(struct async_syscall __user *ue,
+					s64 res, int *old)
+{
+	if (put_user(res, &ue->result))
+		return -EFAULT;
+	return arch_futex_atomic_op_inuser(FUTEX_OP_SET, ASYNC_SYSCALL_DONE,
+					   old, &ue->done);
 }
 
 #endif /* _ASM_ARM64_ASYNC_SYSCALL_H */

@@ -7,6 +7,9 @@
 #define _ASM_X86_ASYNC_SYSCALL_H
 
 #include <linux/nospec.h>
+#include <linux/uaccess.h>
+#include <uapi/linux/async_syscall.h>
+#include <asm/futex.h>
 #include <asm/msr.h>
 #include <asm/pkru.h>
 #include <asm/ptrace.h>
@@ -65,6 +68,32 @@ static inline u64 arch_async_pkey_rights(void)
 static inline void arch_async_set_pkey_rights(u64 rights)
 {
 	write_pkru(rights);
+}
+
+/**
+ * arch_async_store_done() - complete an entry in its submitter's array
+ * @ue: The entry.
+ * @res: Its result.
+ * @old: Set to what its done word held.
+ *
+ * Stores @res, then exchanges the done word for %ASYNC_SYSCALL_DONE with
+ * a locked xchg, fully ordered, in one user-access window.
+ *
+ * Return: 0, or -EFAULT.
+ */
+static inline int arch_async_store_done(struct async_syscall __user *ue,
+					s64 res, int *old)
+{
+	if (!user_access_begin(ue, sizeof(*ue)))
+		return -EFAULT;
+	unsafe_put_user(res, &ue->result, efault);
+	unsafe_atomic_op1("xchgl %0, %2", old, &ue->done, ASYNC_SYSCALL_DONE,
+			  efault);
+	user_access_end();
+	return 0;
+efault:
+	user_access_end();
+	return -EFAULT;
 }
 
 #endif /* _ASM_X86_ASYNC_SYSCALL_H */
