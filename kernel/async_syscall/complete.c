@@ -9,6 +9,7 @@
 
 #include <linux/cred.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/futex.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
@@ -90,7 +91,7 @@ static bool async_store_done_marked(struct async_syscall __user *ue,
 		ret = arch_async_store_done(ue, res, &old);
 		if (!ret)
 			return old == ASYNC_SYSCALL_WAITING;
-		if (ret != -EAGAIN)
+		if (ret != -EAGAIN || fatal_signal_pending(current))
 			return false;
 		/* Contended (arm64 gives up after a number of tries). */
 		cond_resched();

@@ -248,7 +248,7 @@ static struct async_batch *async_read_batch(void __user *uentries,
 		return ERR_PTR(-ENOMEM);
 	batch->nr = nr;
 	batch->nr_timed = 0;
-	*writable = true;
+	*writable = arch_async_store_proves_done();
 
 	for (i = 0; i < nr; i++) {
 		struct async_req *req = &batch->reqs[i];
@@ -257,7 +257,7 @@ static struct async_batch *async_read_batch(void __user *uentries,
 		if (!slot)
 			copied = async_read_run(heads, req, uentries, i,
 						min(nr - i, ASYNC_READ_RUN),
-						size, &probed);
+						size, *writable ? &probed : NULL);
 		*writable &= slot < copied;
 		h = &heads[slot];
 		if (slot < copied)

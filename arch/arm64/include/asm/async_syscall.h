@@ -81,6 +81,16 @@ static inline void arch_async_set_pkey_rights(u64 rights)
 	isb();
 }
 
+/*
+ * Exclusives can fail on memory that a plain store is allowed (Device, or
+ * Normal non-cacheable without a global monitor): only the exchange itself
+ * proves that arch_async_store_done() will work.
+ */
+static inline bool arch_async_store_proves_done(void)
+{
+	return false;
+}
+
 /**
  * arch_async_store_done() - complete an entry in its submitter's array
  * @ue: The entry.
@@ -90,8 +100,8 @@ static inline void arch_async_set_pkey_rights(u64 rights)
  * Stores @res, then exchanges the done word for %ASYNC_SYSCALL_DONE, fully
  * ordered (ldxr/stlxr and dmb), as the futex operations do.
  *
- * Return: 0, -EFAULT, or -EAGAIN when the exchange lost too many times
- * to other writers of the word: call again.
+ * Return: 0, -EFAULT, or -EAGAIN when the exchange did not succeed in a
+ * number of tries: call again.
  */
 static inline int arch_async_store_done(struct async_syscall __user *ue,
 					s64 res, int *old)

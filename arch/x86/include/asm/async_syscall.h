@@ -70,6 +70,15 @@ static inline void arch_async_set_pkey_rights(u64 rights)
 	write_pkru(rights);
 }
 
+/*
+ * A plain store proves a page writable for arch_async_store_done(), whose
+ * locked exchange works on any memory a user store does.
+ */
+static inline bool arch_async_store_proves_done(void)
+{
+	return true;
+}
+
 /**
  * arch_async_store_done() - complete an entry in its submitter's array
  * @ue: The entry.
