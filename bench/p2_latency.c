@@ -7,8 +7,9 @@
  * worker with ASYNC_SYSCALL_FORCE_ASYNC (it would otherwise complete inline,
  * in the submitting thread), and the submitter waits on the entry's futex
  * word; io_uring runs a NOP forced to
- * its io-wq worker with IOSQE_ASYNC (and, for reference, inline); the pool
- * hands the same pread to one of its threads.
+ * its io-wq worker with IOSQE_ASYNC (and, for reference, inline), and the
+ * same 0-byte read forced there; the pool hands the same pread to one of
+ * its threads.
  */
 #include <aio.h>
 #include <liburing.h>
@@ -44,28 +45,36 @@ static void one_async_wait(void)
 		die("async_submit: %s", strerror(errno));
 }
 
-static void one_uring(unsigned int sqe_flags)
+static void one_uring(bool read, unsigned int sqe_flags)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
 	struct io_uring_cqe *cqe;
 
-	io_uring_prep_nop(sqe);
+	if (read)
+		io_uring_prep_read(sqe, fd, buf, 0, 0);
+	else
+		io_uring_prep_nop(sqe);
 	sqe->flags |= sqe_flags;
 	if (io_uring_submit(&ring) != 1 || io_uring_wait_cqe(&ring, &cqe))
 		die("io_uring");
 	if (cqe->res)
-		die("io_uring nop: %d", cqe->res);
+		die("io_uring %s: %d", read ? "read" : "nop", cqe->res);
 	io_uring_cqe_seen(&ring, cqe);
 }
 
 static void one_uring_async(void)
 {
-	one_uring(IOSQE_ASYNC);
+	one_uring(false, IOSQE_ASYNC);
 }
 
 static void one_uring_inline(void)
 {
-	one_uring(0);
+	one_uring(false, 0);
+}
+
+static void one_uring_read_async(void)
+{
+	one_uring(true, IOSQE_ASYNC);
 }
 
 static void pool_pread(struct pool_task *t)
@@ -111,6 +120,7 @@ static const struct method {
 	{ "async_wait",		one_async_wait },
 	{ "uring_nop_async",	one_uring_async },
 	{ "uring_nop",		one_uring_inline },
+	{ "uring_read_async",	one_uring_read_async },
 	{ "pool",		one_pool },
 	{ "aio",		one_aio },
 };
