@@ -8,10 +8,20 @@
  * batch's entries) at a time.  ns_per_op is the median call divided by the
  * batch size: on a shared host, a vCPU descheduled for milliseconds spoils
  * a few calls, not the figure.  ns_per_op_mean keeps those stalls in.
+ *
+ * Then, in a child under a seccomp filter that allows everything (as a
+ * service manager or a container runtime installs one), the pread, async
+ * and io_uring's read again at batches 1, 8 and 64 ("batch=N;seccomp"):
+ * the filter runs once per pread, once per async_submit() and once per
+ * entry, and once per io_uring_enter() but not per read.
  */
 #include <aio.h>
 #include <liburing.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "bench.h"
 #include "pool.h"
@@ -211,11 +221,71 @@ static const struct method {
 	{ "aio",		run_aio },
 };
 
+/* Runs @m over batches of @b, reports its median and mean per entry. */
+static void measure(const struct method *m, unsigned int b, const char *param,
+		    unsigned int ops, double *v, double clk)
+{
+	unsigned int c, calls = ops / b > MIN_CALLS ? ops / b : MIN_CALLS;
+	__u64 start;
+
+	m->run(b);	/* warm up: workers, caches */
+	start = now_ns();
+	for (c = 0; c < calls; c++) {
+		__u64 t0 = now_ns();
+
+		m->run(b);
+		v[c] = (double)(now_ns() - t0) - clk;
+	}
+	/* Mean over all calls, host stalls included. */
+	report("P1", param, m->name, "ns_per_op_mean",
+	       (double)(now_ns() - start) / ((double)calls * b));
+	report("P1", param, m->name, "ns_per_op", median(v, calls) / b);
+}
+
+/* The same calls in a child whose every system call passes a filter. */
+static void measure_filtered(unsigned int ops, double *v, double clk)
+{
+	static const char *const names[] = {
+		"sync", "async_futex", "uring_read",
+	};
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { .len = 1, .filter = &allow };
+	unsigned int bi, mi, n;
+	char param[32];
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		die("fork: %s", strerror(errno));
+	if (pid) {
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			die("the filtered child failed");
+		return;
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		die("seccomp: %s", strerror(errno));
+	for (bi = 0; bi < 3; bi++) {
+		snprintf(param, sizeof(param), "batch=%u;seccomp", batches[bi]);
+		for (n = 0; n < ARRAY_SIZE(names); n++) {
+			for (mi = 0; strcmp(methods[mi].name, names[n]); mi++)
+				;
+			if (method_wanted(names[n]))
+				measure(&methods[mi], batches[bi], param, ops,
+					v, clk);
+		}
+	}
+	fflush(stdout);
+	_exit(0);
+}
+
 int main(void)
 {
 	unsigned int ops = getenv("BENCH_OPS") ? atoi(getenv("BENCH_OPS")) : 4096;
 	unsigned int only = getenv("BENCH_BATCH") ? atoi(getenv("BENCH_BATCH")) : 0;
-	unsigned int bi, mi, c;
+	unsigned int bi, mi;
 	char path[256], param[32];
 	double *v, clk;
 
@@ -232,33 +302,18 @@ int main(void)
 
 	for (bi = 0; bi < ARRAY_SIZE(batches); bi++) {
 		unsigned int b = batches[bi];
-		unsigned int calls = ops / b > MIN_CALLS ? ops / b : MIN_CALLS;
 
 		if (only && b != only)
 			continue;
 		snprintf(param, sizeof(param), "batch=%u", b);
-		for (mi = 0; mi < ARRAY_SIZE(methods); mi++) {
-			__u64 start;
-
-			if (!method_wanted(methods[mi].name))
-				continue;
-			methods[mi].run(b);	/* warm up: workers, caches */
-			start = now_ns();
-			for (c = 0; c < calls; c++) {
-				__u64 t0 = now_ns();
-
-				methods[mi].run(b);
-				v[c] = (double)(now_ns() - t0) - clk;
-			}
-			/* Mean over all calls, host stalls included. */
-			report("P1", param, methods[mi].name, "ns_per_op_mean",
-			       (double)(now_ns() - start) / ((double)calls * b));
-			report("P1", param, methods[mi].name, "ns_per_op",
-			       median(v, calls) / b);
-		}
+		for (mi = 0; mi < ARRAY_SIZE(methods); mi++)
+			if (method_wanted(methods[mi].name))
+				measure(&methods[mi], b, param, ops, v, clk);
 	}
 	if (method_wanted("async_futex") && (!only || only == 64))
 		report_split("P1", "batch=64", split_pass);
+	if (!only)
+		measure_filtered(ops, v, clk);
 	pool_stop(&pool);
 	io_uring_queue_exit(&ring);
 	return 0;

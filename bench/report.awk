@@ -124,6 +124,26 @@ function p2_targets(tag, label,	i, a, sp) {
 	}
 }
 
+# P1 again in a child under a seccomp filter that allows everything.
+function p1_filtered(	i, b, p, s, a, u, s0, a0) {
+	print ""
+	print "P1 in a process under a seccomp filter that allows every call, 2 vCPUs, ns per entry (the filter runs for each pread, each async_submit() and each entry, and each io_uring_enter()):"
+	print ""
+	print "| batch | sync pread | async futex | io_uring read | async/sync | async/sync without the filter |"
+	print "|---|---|---|---|---|---|"
+	split("1 8 64", b, " ")
+	for (i = 1; i <= 3; i++) {
+		p = "batch=" b[i]
+		s = get("P1", p ";seccomp", "sync", "ns_per_op")
+		a = get("P1", p ";seccomp", "async_futex", "ns_per_op")
+		u = get("P1", p ";seccomp", "uring_read", "ns_per_op")
+		s0 = get("P1", p, "sync", "ns_per_op")
+		a0 = get("P1", p, "async_futex", "ns_per_op")
+		printf("| %s | %s | %s | %s | %s | %s |\n", b[i], num(s), num(a), num(u),
+		       rat(div(a, s)), rat(div(a0, s0)))
+	}
+}
+
 function p1_tables(tag, label, file,	i, j, p, x, line, row, best) {
 	print ""
 	print "P1, " label ", ns per entry (median call / batch); the entry is pread64(fd, buf, 0, 0) on an empty ext4 file; async WAIT and async futex submit with ASYNC_SUBMIT_WAKE_MARKED:"
@@ -295,6 +315,7 @@ END {
 
 	p1_tables("", "2 vCPUs", dat "/p1.dat")
 	p1_tables(";cpu0", "pinned to 1 vCPU", dat "/p1-cpu0.dat")
+	p1_filtered()
 	p2_table("", "2 vCPUs", dat "/p2.dat")
 	p2_table(";cpu0", "pinned to 1 vCPU", "")
 
