@@ -174,14 +174,16 @@ async_req_def(const struct async_req *req)
  *	&async_ctx.lock.
  * @entry_size: Size of one user entry.
  * @uentries: The user's array, where results and done words go.
- * @pinned: @cred and @mm are held: something outlives async_submit().
+ * @pinned: @cred, @mm and @seccomp are held: something outlives
+ *	async_submit().
  * @cred: Credentials of the submitter, taken by async_batch_pin(); NULL
  *	before, and, as @seccomp, once only sleeps on timers are left.
  * @pkey_rights: Its protection-key rights at submit, which a worker takes
  *	to run the entries.
  * @mm: The submitter's mm; entries never run or complete in another one.
  * @ctx: The process's context, which counts the entries in flight.
- * @seccomp: The submitter's seccomp filters, or NULL.
+ * @seccomp: The submitter's seccomp filters, or NULL; pinned by
+ *	async_batch_pin().
  * @ip: The submitter's user instruction pointer, for seccomp.
  * @node: Link in &async_ctx.batches while entries are pending.
  * @queue_node: Link in &async_pool.queue while chains wait for a worker.

@@ -24,7 +24,7 @@
  *	async_submit(): chains queued or shared, timers armed.
  *
  * A batch that the submitter runs to the end needs none of it: the
- * submitter's own creds and mm stay for the call.
+ * submitter's own creds, mm and seccomp filters stay for the call.
  */
 void async_batch_pin(struct async_batch *batch)
 {
@@ -33,6 +33,8 @@ void async_batch_pin(struct async_batch *batch)
 	batch->pinned = true;
 	batch->cred = get_current_cred();
 	mmgrab(batch->mm);
+	/* Those the entries so far ran under, or more: filters are only added. */
+	batch->seccomp = seccomp_filter_get();
 	if (!batch->submit_ns)
 		batch->submit_ns = ktime_get_ns();
 }
@@ -47,8 +49,8 @@ void async_batch_put(struct async_batch *batch)
 	if (batch->pinned) {
 		put_cred(batch->cred);
 		mmdrop(batch->mm);
+		seccomp_filter_put(batch->seccomp);
 	}
-	seccomp_filter_put(batch->seccomp);
 	atomic_sub(batch->nr, &batch->ctx->held);
 	async_batch_free(batch);
 }

@@ -470,7 +470,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->cred = NULL;
 	batch->pkey_rights = arch_async_pkey_rights();
 	batch->ctx = ctx;
-	batch->seccomp = seccomp_filter_get();
+	batch->seccomp = seccomp_filter_current();
 	batch->ip = instruction_pointer(current_pt_regs());
 	init_completion(&batch->all_done);
 	batch->wait_id = 0;
