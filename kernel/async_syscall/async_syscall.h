@@ -176,8 +176,9 @@ async_req_def(const struct async_req *req)
  * @uentries: The user's array, where results and done words go.
  * @pinned: @cred, @mm and @seccomp are held: something outlives
  *	async_submit().
- * @cred: Credentials of the submitter, taken by async_batch_pin(); NULL
- *	before, and, as @seccomp, once only sleeps on timers are left.
+ * @cred: Credentials of the submitter, taken by async_batch_pin(), NULL
+ *	before; NULL again, and @seccomp too, once only sleeps on timers are
+ *	left.
  * @pkey_rights: Its protection-key rights at submit, which a worker takes
  *	to run the entries.
  * @mm: The submitter's mm; entries never run or complete in another one.
