@@ -50,7 +50,6 @@
 #define PENDING_MS	200
 
 #define SYNC_SYSCTL	"/proc/sys/fs/aio-sync-buffered"
-#define NULLB		"/dev/nullb0"
 /* Blocks on the null_blk disk are this far apart: one request each. */
 #define NULLB_STRIDE	(1024 * 1024)
 /* A child sets up and submits in this long, unless io_submit() blocks. */
@@ -408,36 +407,6 @@ TEST_F_TIMEOUT(aio, in_flight_pipes, 60)
 }
 
 /*
- * A null_blk attribute of nullb0: from its configfs item if it was made
- * there, else the module parameter (a boot-time device).  0, or -1.
- */
-static int nullb_attr(const char *name, char *buf, size_t size)
-{
-	char path[PATH_MAX];
-	struct dirent *d;
-	DIR *dir;
-
-	dir = opendir("/sys/kernel/config/nullb");
-	while (dir && (d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !strcmp(d->d_name, "features"))
-			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/config/nullb/%s/index",
-			 d->d_name);
-		if (read_small(path, buf, size) <= 0 || atoi(buf) != 0)
-			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/config/nullb/%s/%s",
-			 d->d_name, name);
-		closedir(dir);
-		return read_small(path, buf, size) > 0 ? 0 : -1;
-	}
-	if (dir)
-		closedir(dir);
-	snprintf(path, sizeof(path), "/sys/module/null_blk/parameters/%s",
-		 name);
-	return read_small(path, buf, size) > 0 ? 0 : -1;
-}
-
-/*
  * Every read of the disk takes 100 ms: the requests must be in flight
  * together after io_submit() returns, not done one after the other in it.
  */
@@ -446,28 +415,16 @@ TEST_F_TIMEOUT(aio, in_flight_delayed_device, 120)
 	unsigned long long sectors;
 	unsigned long delay;
 	char *wbuf = self->buf;
-	char attr[64];
+	const char *why;
 	bool blocked;
 	int64_t ns;
 	long ret, got;
 	int i, fd;
 
-	if (access(NULLB, R_OK | W_OK))
-		SKIP(return, NULLB " missing (boot with null_blk.nr_devices=1 ...)");
-	if (nullb_attr("memory_backed", attr, sizeof(attr)) ||
-	    !strchr("Yy1", attr[0]))
-		SKIP(return, NULLB " is not memory backed: its data cannot be checked");
-	delay = 0;
-	if (!nullb_attr("irqmode", attr, sizeof(attr)) && atoi(attr) == 2 &&
-	    !nullb_attr("completion_nsec", attr, sizeof(attr)))
-		delay = strtoul(attr, NULL, 10);
-	if (delay < NULLB_MIN_NSEC)
-		SKIP(return, NULLB " completes in under %llu ms (needs irqmode=2)",
-		     NULLB_MIN_NSEC / NSEC_PER_MSEC);
-	ASSERT_LT(0, read_small("/sys/block/nullb0/size", attr, sizeof(attr)));
-	sectors = strtoull(attr, NULL, 10);
-	if (sectors * 512 < (unsigned long long)NR * NULLB_STRIDE)
-		SKIP(return, NULLB " is smaller than %d MiB", NR * NULLB_STRIDE >> 20);
+	why = nullb_unsuitable(NULLB_MIN_NSEC, (unsigned long long)NR * NULLB_STRIDE,
+			       &delay, &sectors);
+	if (why)
+		SKIP(return, "%s", why);
 	TH_LOG(NULLB ": %llu MiB, every request takes %lu ms", sectors >> 11,
 	       delay / (unsigned long)NSEC_PER_MSEC);
 

@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,6 +44,9 @@
 #define WAIT_TIMEOUT_S	20
 /* Poll interval while waiting for a state that has no event to wait on. */
 #define POLL_MS		10
+
+/* A null_blk disk, which the guest makes with a delay for every request. */
+#define NULLB		"/dev/nullb0"
 
 /* What the kernel never writes into done and result, so that its writes show. */
 #define DONE_POISON	0xa5a5a5a5U
@@ -293,6 +297,76 @@ static inline int run_child(int (*fn)(void *), void *arg, int *status,
 	if (pidp)
 		*pidp = pid;
 	return wait_child(pid, CHILD_TIMEOUT_S, status);
+}
+
+/*
+ * A null_blk attribute of nullb0: from its configfs item if it was made
+ * there, else the module parameter (a boot-time device).  0, or -1.
+ */
+static inline int nullb_attr(const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir("/sys/kernel/config/nullb");
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "features"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/config/nullb/%s/index",
+			 d->d_name);
+		if (read_small(path, buf, size) <= 0 || atoi(buf) != 0)
+			continue;
+		snprintf(path, sizeof(path), "/sys/kernel/config/nullb/%s/%s",
+			 d->d_name, name);
+		closedir(dir);
+		return read_small(path, buf, size) > 0 ? 0 : -1;
+	}
+	if (dir)
+		closedir(dir);
+	snprintf(path, sizeof(path), "/sys/module/null_blk/parameters/%s",
+		 name);
+	return read_small(path, buf, size) > 0 ? 0 : -1;
+}
+
+/*
+ * Whether nullb0 suits a test of reads in flight: memory backed, so that
+ * its data can be checked, each request delayed by @min_ns or more, and
+ * @min_bytes long or more.  NULL if it does, else why not.  *@delay_ns
+ * and *@sectors get its delay and its size.
+ */
+static inline const char *nullb_unsuitable(unsigned long min_ns,
+					   unsigned long long min_bytes,
+					   unsigned long *delay_ns,
+					   unsigned long long *sectors)
+{
+	static char why[128];
+	char attr[64];
+
+	if (access(NULLB, R_OK | W_OK))
+		return NULLB " missing (boot with null_blk.nr_devices=1 ...)";
+	if (nullb_attr("memory_backed", attr, sizeof(attr)) ||
+	    !strchr("Yy1", attr[0]))
+		return NULLB " is not memory backed: its data cannot be checked";
+	*delay_ns = 0;
+	if (!nullb_attr("irqmode", attr, sizeof(attr)) && atoi(attr) == 2 &&
+	    !nullb_attr("completion_nsec", attr, sizeof(attr)))
+		*delay_ns = strtoul(attr, NULL, 10);
+	if (*delay_ns < min_ns) {
+		snprintf(why, sizeof(why),
+			 NULLB " completes in under %lu ms (needs irqmode=2)",
+			 min_ns / (unsigned long)NSEC_PER_MSEC);
+		return why;
+	}
+	if (read_small("/sys/block/nullb0/size", attr, sizeof(attr)) <= 0)
+		return "no /sys/block/nullb0/size";
+	*sectors = strtoull(attr, NULL, 10);
+	if (*sectors * 512 < min_bytes) {
+		snprintf(why, sizeof(why), NULLB " is smaller than %llu MiB",
+			 min_bytes >> 20);
+		return why;
+	}
+	return NULL;
 }
 
 /* A page shared with forked children, for what they report. */
