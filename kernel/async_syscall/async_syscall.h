@@ -19,6 +19,7 @@
 #include <uapi/linux/async_syscall.h>
 #include <asm/async_syscall.h>
 
+struct async_pagewait;
 struct async_work;
 struct wake_q_head;
 
@@ -69,6 +70,8 @@ struct async_sleep {
  * @direct: The call never waits, for I/O, a peer or a lock held across
  *	one: the submitting thread makes it itself, through the arch's
  *	table, as it would make the direct call.
+ * @pagewait: A buffered read, which a worker runs without waiting for the
+ *	pages it reads; see pagewait.c.
  */
 struct async_op_def {
 	const char	*name;
@@ -80,6 +83,7 @@ struct async_op_def {
 	int		(*sleep)(const u64 *args, struct async_sleep *sleep);
 	long		(*check)(const u64 *args);
 	bool		direct;
+	bool		pagewait;
 };
 
 extern const struct async_op_def async_syscall_defs[];
@@ -94,6 +98,7 @@ enum async_req_state {
 	ASYNC_REQ_DONE,
 	ASYNC_REQ_INLINE,
 	ASYNC_REQ_TAKEN,
+	ASYNC_REQ_PAGEWAIT,
 };
 
 /*
@@ -125,7 +130,8 @@ enum async_req_state {
  * @arg_refs: Arguments taken from earlier results.
  * @state: &enum async_req_state, under &async_ctx.lock once the batch is
  *	shared; %ASYNC_REQ_INLINE while the submitter runs it in a shared batch,
- *	%ASYNC_REQ_TAKEN once a worker took its chain, before it starts it.
+ *	%ASYNC_REQ_TAKEN once a worker took its chain, before it starts it;
+ *	%ASYNC_REQ_PAGEWAIT while its read waits for a page, its chain parked.
  * @cancelled: ASYNC_SUBMIT_CANCEL asked for it, under &async_ctx.lock.
  * @args: Arguments, with references still unresolved, until it runs.
  * @result: Its result once done, for later references.
@@ -202,6 +208,7 @@ async_req_def(const struct async_req *req)
  *	given to another batch, which the restarted wait checks; else 0.
  *	Under &async_ctx.lock.
  * @wait_index: Then its index in &async_ctx.waits.
+ * @pagewaits: Reads of its parked chains, under &async_ctx.lock.
  * @reqs: The entries.
  */
 struct async_batch {
@@ -231,6 +238,7 @@ struct async_batch {
 	struct completion		all_done;
 	u64				wait_id;
 	u32				wait_index;
+	struct list_head		pagewaits;
 	struct async_req		reqs[] __counted_by(nr);
 };
 
@@ -255,6 +263,11 @@ async_req_uentry(const struct async_batch *batch, const struct async_req *req)
  * @timers: Armed &struct async_timer whose entries are not done.
  * @fired: Timers that fired, for @fire_work.
  * @fire_work: Completes the entries of @fired.
+ * @nr_pagewaits: Reads waiting for a page, until @woken_work is done with
+ *	their wake.
+ * @woken: Reads whose page was unlocked, for @woken_work.
+ * @stranded: Woken reads of parked chains that no worker was left to take.
+ * @woken_work: Queues the chains of @woken again.
  */
 struct async_ctx {
 	spinlock_t		lock;	/* guards all but @inflight, @held */
@@ -268,6 +281,10 @@ struct async_ctx {
 	struct list_head	timers;
 	struct llist_head	fired;
 	struct work_struct	fire_work;
+	atomic_t		nr_pagewaits;
+	struct llist_head	woken;
+	struct llist_head	stranded;
+	struct work_struct	woken_work;
 };
 
 /**
@@ -291,7 +308,10 @@ struct async_ctx {
  * @nr_waking: Workers woken or created that have not looked at @queue yet.
  * @nr_running: Workers that run work and are not asleep in it.
  * @pins: Submitters between async_pool_get() and async_pool_unpin().
- * @refs: @nr_workers plus @pins; the pool is freed at zero.
+ * @nr_parked: Chains parked at a read that waits for a page, which a
+ *	worker must be left to take again.
+ * @refs: @nr_workers plus @pins plus @nr_parked; the pool is freed at
+ *	zero.
  * @retired: @owner has moved to another context; idle workers exit.
  * @share_at_once: Workers ran part of @owner's last shared batch, whose
  *	chains were slow: share the next batch before its first chain.
@@ -319,6 +339,7 @@ struct async_pool {
 	unsigned int		nr_waking;
 	atomic_t		nr_running;
 	unsigned int		pins;
+	unsigned int		nr_parked;
 	unsigned int		refs;
 	bool			retired;
 	bool			share_at_once;
@@ -333,6 +354,8 @@ struct async_pool {
  * @batch: The batch of the chain it runs, under &async_ctx.lock.
  * @first: The entry it took the chain at, under &async_ctx.lock.
  * @req: The entry it runs, under &async_ctx.lock.
+ * @pagewait: The read of the entry it runs, while it reads without
+ *	waiting for pages.
  * @working: It has taken a chain or a work and not finished it.
  * @running: It is @working and counted in &async_pool.nr_running: not
  *	asleep.  Only the worker itself changes @working and @running.
@@ -348,6 +371,7 @@ struct async_worker {
 	struct async_batch	*batch;
 	struct async_req	*first;
 	struct async_req	*req;
+	struct async_pagewait	*pagewait;
 	bool			working;
 	bool			running;
 	bool			dying;
@@ -441,6 +465,9 @@ bool async_wake_idle(struct async_pool *pool)
 void async_pool_kick(struct async_pool *pool, struct async_orphans *orphans,
 		     struct wake_q_head *wake_q)
 	__must_hold(&pool->ctx->lock);
+struct async_pool *async_pool_unref(struct async_pool *pool)
+	__must_hold(&pool->ctx->lock);
+void async_pool_free(struct async_pool *pool);
 void async_reserve_worker(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock);
 void async_unreserve_worker(struct async_pool *pool,
@@ -484,6 +511,10 @@ bool async_share(struct async_batch *batch, struct async_pool *pool,
 		 unsigned int nr_blocking);
 bool async_claim_chain(struct async_batch *batch, struct async_pool *pool,
 		       struct async_req *first)
+	__must_hold(&batch->ctx->lock);
+void __async_requeue_chain(struct async_batch *batch, struct async_pool *pool,
+			   struct async_req *req, struct async_orphans *orphans,
+			   struct wake_q_head *wake_q)
 	__must_hold(&batch->ctx->lock);
 void async_requeue_chain(struct async_batch *batch, struct async_pool *pool,
 			 struct async_req *req);
@@ -537,6 +568,23 @@ void async_arm_timers(struct async_batch *batch);
 bool async_timer_cancel(struct async_req *req, struct list_head *stopped);
 void async_timers_stopped(struct list_head *stopped, bool write_rem);
 void async_ctx_init_timers(struct async_ctx *ctx);
+
+/* pagewait.c: buffered reads that wait for pages without a thread */
+bool async_pagewait_start(struct async_worker *w, struct async_batch *batch,
+			  struct async_req *req, const u64 *args, long *res);
+long async_pagewait_continue(struct async_worker *w);
+long async_pagewait_end(struct async_worker *w, long res);
+bool async_pagewait_park(struct async_worker *w, struct async_req *first,
+			 bool failed, long *res);
+struct async_pagewait *async_pagewait_resume(struct async_batch *batch,
+					     struct async_req *first);
+void __async_pagewait_forget(struct async_batch *batch,
+			     struct async_req *first)
+	__must_hold(&batch->ctx->lock);
+void async_pagewait_forget(struct async_batch *batch,
+			   struct async_req *first);
+void async_pagewaits_stop(struct async_ctx *ctx);
+void async_ctx_init_pagewaits(struct async_ctx *ctx);
 
 /* nowait.c: what the submitter runs itself, without blocking */
 long async_nowait_read(const u64 *args);

@@ -17,6 +17,7 @@ static void async_cancel_chain(struct async_batch *batch,
 {
 	u32 i;
 
+	async_pagewait_forget(batch, first);
 	for (i = 0; i < first->chain_len; i++) {
 		struct async_req *req = first + i;
 
@@ -40,6 +41,8 @@ static void async_cancel_chains(struct list_head *batches, long res)
 		list_del_init(&batch->queue_node);
 		do {
 			first = async_take_chain(batch);
+			/* Never found again by a later requeue of the batch. */
+			WRITE_ONCE(first->state, ASYNC_REQ_TAKEN);
 			last = batch->next_chain == batch->nr;
 			async_cancel_chain(batch, first, res);
 		} while (!last);

@@ -105,7 +105,8 @@ const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	/* Data */
 	ASYNC_SYSCALL(read, 3, .nowait = async_nowait_read),
 	ASYNC_SYSCALL(write, 3),
-	ASYNC_SYSCALL(pread64, 4, .nowait = async_nowait_pread64),
+	ASYNC_SYSCALL(pread64, 4, .nowait = async_nowait_pread64,
+		      .pagewait = true),
 	ASYNC_SYSCALL(pwrite64, 4),
 	ASYNC_SYSCALL(readv, 3, .nowait = async_nowait_readv_fpos),
 	ASYNC_SYSCALL(writev, 3),

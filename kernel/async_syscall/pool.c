@@ -55,6 +55,7 @@ struct async_ctx *async_ctx_get(void)
 	INIT_LIST_HEAD(&ctx->busy);
 	xa_init_flags(&ctx->waits, XA_FLAGS_ALLOC);
 	async_ctx_init_timers(ctx);
+	async_ctx_init_pagewaits(ctx);
 	/* copy_process() enforces RLIMIT_NPROC itself; 0 must still allow one. */
 	ctx->max_workers = clamp_t(unsigned long, rlimit(RLIMIT_NPROC), 1,
 				   ASYNC_MAX_WORKERS);
@@ -90,7 +91,7 @@ bool async_pool_matches(struct async_pool *pool)
 }
 
 /* Drops a reference; returns the pool if the caller must free it. */
-static struct async_pool *async_pool_unref(struct async_pool *pool)
+struct async_pool *async_pool_unref(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
 	if (--pool->refs)
@@ -99,7 +100,7 @@ static struct async_pool *async_pool_unref(struct async_pool *pool)
 	return pool;
 }
 
-static void async_pool_free(struct async_pool *pool)
+void async_pool_free(struct async_pool *pool)
 {
 	if (!pool)
 		return;

@@ -516,6 +516,9 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 	unsigned int quiet = 0;
 	long ret;
 
+	/* Seccomp let it run before it waited for a page. */
+	if (w->pagewait)
+		return async_pagewait_continue(w);
 	async_resolve_args(batch, req, args);
 	switch (req->flags & ASYNC_REQ_ALLOWED ? ASYNC_SECCOMP_ALLOW :
 		async_seccomp_check(batch, nr, args, &ret)) {
@@ -535,6 +538,8 @@ static long async_issue(struct async_worker *w, struct async_batch *batch,
 		if (ret)
 			return ret;
 	}
+	if (def->pagewait && async_pagewait_start(w, batch, req, args, &ret))
+		return ret;
 	ret = async_call(def, nr, args);
 	while (async_restartable(ret)) {
 		if (!async_may_restart(w, &req->cancelled, &quiet))
@@ -623,6 +628,7 @@ void async_run_chain(struct async_worker *w, struct async_batch *batch,
 	}
 
 	failed = first->flags & ASYNC_REQ_CHAIN_FAILED;
+	w->pagewait = async_pagewait_resume(batch, first);
 	old_cred = override_creds(batch->cred);
 	arch_async_set_pkey_rights(batch->pkey_rights);
 	for (i = 0; i < first->chain_len; i++) {
@@ -652,6 +658,17 @@ void async_run_chain(struct async_worker *w, struct async_batch *batch,
 			    !READ_ONCE(req->cancelled))
 				res = async_issue(w, batch, req);
 		}
+		if (res == -EIOCBQUEUED && w->pagewait &&
+		    async_pagewait_park(w, first, failed, &res)) {
+			/* The chain goes on once the page is in. */
+			revert_creds(old_cred);
+			async_worker_clean(w);
+			async_worker_no_chain(w);
+			return;
+		}
+		/* Cancelled, or the worker is dying: it read no further. */
+		if (w->pagewait)
+			res = async_pagewait_end(w, res);
 		if (res < 0)
 			failed = true;
 		async_finish(w, req);

@@ -100,28 +100,42 @@ bool async_claim_chain(struct async_batch *batch,
 }
 
 /*
- * Queues again, for a worker, a chain the submitter stopped at @req.  A
- * worker makes sure another is idle or on its way before it blocks, so one
- * takes it unless the pool is at its bound.
+ * Queues again, for a worker, a chain stopped at @req: by the submitter,
+ * or at a read that waited for a page.  @orphans gets the batch if no
+ * worker is left, and @wake_q the worker to wake.
  */
-void async_requeue_chain(struct async_batch *batch,
-			 struct async_pool *pool, struct async_req *req)
+void __async_requeue_chain(struct async_batch *batch, struct async_pool *pool,
+			   struct async_req *req, struct async_orphans *orphans,
+			   struct wake_q_head *wake_q)
+	__must_hold(&batch->ctx->lock)
 {
-	struct async_ctx *ctx = batch->ctx;
 	unsigned int i, index = req - batch->reqs;
-	struct async_orphans orphans;
-	DEFINE_WAKE_Q(wake_q);
 
-	async_orphans_init(&orphans);
-	spin_lock(&ctx->lock);
 	for (i = 0; i < req->chain_len; i++)
 		req[i].state = ASYNC_REQ_QUEUED;
 	batch->next_chain = min(batch->next_chain, index);
 	if (list_empty(&batch->queue_node))
 		list_add_tail(&batch->queue_node, &pool->queue);
 	pool->nr_blocking += async_chain_blocks(req);
+	async_pool_kick(pool, orphans, wake_q);
+}
+
+/*
+ * Queues again a chain the submitter stopped at @req.  A worker makes sure
+ * another is idle or on its way before it blocks, so one takes it unless
+ * the pool is at its bound.
+ */
+void async_requeue_chain(struct async_batch *batch,
+			 struct async_pool *pool, struct async_req *req)
+{
+	struct async_ctx *ctx = batch->ctx;
+	struct async_orphans orphans;
+	DEFINE_WAKE_Q(wake_q);
+
+	async_orphans_init(&orphans);
+	spin_lock(&ctx->lock);
 	/* With no worker left it keeps the batch, which the submitter ends. */
-	async_pool_kick(pool, &orphans, &wake_q);
+	__async_requeue_chain(batch, pool, req, &orphans, &wake_q);
 	spin_unlock(&ctx->lock);
 	wake_up_q(&wake_q);
 	async_cancel_orphans(&orphans);
@@ -145,6 +159,7 @@ unsigned int async_unqueue_chains(struct async_batch *batch,
 
 		if (WARN_ON_ONCE(!async_claim_chain(batch, pool, first)))
 			break;
+		__async_pagewait_forget(batch, first);
 		*nr_entries += first->chain_len;
 		n++;
 	}

@@ -475,6 +475,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	init_completion(&batch->all_done);
 	batch->wait_id = 0;
 	INIT_LIST_HEAD(&batch->node);
+	INIT_LIST_HEAD(&batch->pagewaits);
 	batch->submit_ns = async_batch_clocked(batch) ? ktime_get_ns() : 0;
 	if (trace_async_syscall_submit_enabled()) {
 		for (i = 0; i < nr; i++) {

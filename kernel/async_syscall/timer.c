@@ -517,6 +517,7 @@ void __async_syscall_stop_sleeps(struct async_ctx *ctx)
 	struct async_timer *t;
 	LIST_HEAD(stopped);
 
+	async_pagewaits_stop(ctx);
 	for (;;) {
 		batch = NULL;
 		spin_lock(&ctx->lock);

@@ -352,6 +352,7 @@ int async_worker_fn(void *data)
 		}
 		/* An idle worker is the spare of those that run the queue. */
 		if ((timed_out || pool->retired) && !pool->pins &&
+		    !pool->nr_parked &&
 		    list_empty(&pool->queue) && list_empty(&pool->works))
 			break;
 

@@ -92,6 +92,30 @@ TRACE_EVENT(async_syscall_complete,
 		  __entry->queue_ns, __entry->run_ns, __entry->worker)
 );
 
+/*
+ * async_syscall_pagewait - a worker parked a chain at a read that waits
+ *	for a page, and went on to other work
+ * @index: The read's index in the submitted array.
+ * @nr: Its system call number.
+ * @done: Bytes it had read.
+ */
+TRACE_EVENT(async_syscall_pagewait,
+	TP_PROTO(unsigned int index, u32 nr, size_t done),
+	TP_ARGS(index, nr, done),
+	TP_STRUCT__entry(
+		__field(unsigned int, index)
+		__field(u32, nr)
+		__field(size_t, done)
+	),
+	TP_fast_assign(
+		__entry->index = index;
+		__entry->nr = nr;
+		__entry->done = done;
+	),
+	TP_printk("index=%u nr=%u done=%zu", __entry->index, __entry->nr,
+		  __entry->done)
+);
+
 #endif /* _TRACE_ASYNC_SYSCALL_H */
 
 /* This part must be outside protection */

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Buffered reads that miss the page cache hold no worker while the pages
+ * are read: a worker parks the chain at the read and goes on, and the
+ * chain goes on once the pages are in.
+ *
+ * The reads go to the guest's null_blk disk, on which every request takes
+ * 100 ms, through its page cache.  The async_syscall_pagewait event says
+ * that a read parked; a worker asleep in state D is one that waits for a
+ * page itself.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "../kselftest_harness.h"
+#include "async_test.h"
+
+#define NR		16
+#define LEN		4096
+/* Blocks this far apart are read by requests of their own. */
+#define STRIDE		(1024 * 1024)
+#define NULLB_MIN_NSEC	(10 * NSEC_PER_MSEC)
+/* A read of this many bytes needs several requests, given QUEUE_KB. */
+#define LONG_LEN	(64 * 1024)
+#define QUEUE_KB	"16"
+
+#define TRACEFS		"/sys/kernel/tracing/"
+#define PAGEWAIT_EVENT	TRACEFS "events/async_syscall/async_syscall_pagewait/enable"
+#define QUEUE		"/sys/block/nullb0/queue/"
+
+/* What block @blk holds: a word of its own at every 8 bytes. */
+static uint64_t word_at(unsigned long long off)
+{
+	return (off / 8) * 0x9e3779b97f4a7c15ULL;
+}
+
+static void fill(void *buf, size_t len, unsigned long long off)
+{
+	uint64_t *w = buf;
+	size_t i;
+
+	for (i = 0; i < len / 8; i++)
+		w[i] = word_at(off + i * 8);
+}
+
+static bool check(const void *buf, size_t len, unsigned long long off)
+{
+	const uint64_t *w = buf;
+	size_t i;
+
+	for (i = 0; i < len / 8; i++)
+		if (w[i] != word_at(off + i * 8))
+			return false;
+	return true;
+}
+
+/* How many times the trace shows the pagewait event. */
+static int parks_traced(void)
+{
+	static char buf[1 << 20];
+	int fd = open(TRACEFS "trace", O_RDONLY | O_CLOEXEC);
+	ssize_t n, got = 0;
+	char *p;
+	int count = 0;
+
+	if (fd < 0)
+		return -1;
+	while (got < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	for (p = buf; (p = strstr(p, "async_syscall_pagewait:")); p++)
+		count++;
+	return count;
+}
+
+/* Workers of this process in state D: waiting for a page, here. */
+static int workers_in_d(void)
+{
+	char want[16], path[300], buf[512], *p;
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(want, sizeof(want), "async-wrk-%d", getpid());
+	dir = opendir("/proc/self/task");
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
+			 d->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		buf[strcspn(buf, "\n")] = '\0';
+		if (strcmp(buf, want))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat",
+			 d->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'D')
+			n++;
+	}
+	closedir(dir);
+	return n;
+}
+
+/* Waits until the trace shows @want parks: 0, or -ETIMEDOUT. */
+static int wait_parks(int want)
+{
+	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+
+	while (parks_traced() < want) {
+		if (now_ns() >= end)
+			return -ETIMEDOUT;
+		sleep_ms(POLL_MS);
+	}
+	return 0;
+}
+
+FIXTURE(pagewait) {
+	unsigned long long sectors;
+	bool traced;
+	int devfd;
+	char *buf;	/* NR * STRIDE bytes, page aligned */
+	struct async_syscall *e;	/* NR entries, shared with children */
+};
+
+FIXTURE_SETUP(pagewait)
+{
+	unsigned long delay;
+	const char *why;
+	int fd, i;
+
+	self->devfd = -1;
+	self->traced = false;
+	why = nullb_unsuitable(NULLB_MIN_NSEC, (NR + 2ULL) * STRIDE, &delay,
+			       &self->sectors);
+	if (why)
+		SKIP(return, "%s", why);
+	self->buf = mmap(NULL, NR * STRIDE, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->buf);
+	self->e = mmap(NULL, NR * sizeof(*self->e), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->e);
+
+	/* The blocks read, and the end of the disk, hold known words. */
+	fd = open(NULLB, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("O_DIRECT open: %s", strerror(errno));
+	for (i = 0; i < NR; i++) {
+		fill(self->buf, LONG_LEN, (unsigned long long)i * STRIDE);
+		ASSERT_EQ(LONG_LEN, pwrite(fd, self->buf, LONG_LEN,
+					   (off_t)i * STRIDE));
+	}
+	fill(self->buf, LEN, self->sectors * 512 - LEN);
+	ASSERT_EQ(LEN, pwrite(fd, self->buf, LEN, self->sectors * 512 - LEN));
+	close(fd);
+	memset(self->buf, 0, NR * STRIDE);
+
+	self->devfd = open(NULLB, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->devfd);
+	ASSERT_EQ(0, posix_fadvise(self->devfd, 0, 0, POSIX_FADV_DONTNEED));
+
+	if (!access(PAGEWAIT_EVENT, W_OK)) {
+		ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+		ASSERT_EQ(0, write_knob(PAGEWAIT_EVENT, "1"));
+		self->traced = true;
+	}
+}
+
+FIXTURE_TEARDOWN(pagewait)
+{
+	if (self->traced)
+		write_knob(PAGEWAIT_EVENT, "0");
+	if (self->devfd >= 0)
+		close(self->devfd);
+}
+
+/* Block @i's read, on a worker from the start. */
+static void prep_block_read(struct _test_data_pagewait *self, int i,
+			    size_t len)
+{
+	async_prep_pread(&self->e[i], self->devfd, self->buf + i * STRIDE, len,
+			 (off_t)i * STRIDE);
+	self->e[i].flags = ASYNC_SYSCALL_FORCE_ASYNC;
+	poison(&self->e[i]);
+}
+
+/*
+ * NR reads that miss: each parks, no worker sleeps in a page wait, and
+ * each returns its block.
+ */
+TEST_F(pagewait, cold_reads_hold_no_worker)
+{
+	int i, d, most_d = 0;
+	int64_t end;
+
+	for (i = 0; i < NR; i++)
+		prep_block_read(self, i, LEN);
+	ASSERT_EQ(NR, async_submit(self->e, NR, 0));
+	end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	for (i = 0; i < NR && now_ns() < end;) {
+		d = workers_in_d();
+		most_d = d > most_d ? d : most_d;
+		if (__atomic_load_n(&self->e[i].done, __ATOMIC_ACQUIRE) ==
+		    ASYNC_SYSCALL_DONE)
+			i++;
+		else
+			sleep_ms(1);
+	}
+	ASSERT_EQ(0, wait_all_done(self->e, NR, WAIT_TIMEOUT_S));
+	for (i = 0; i < NR; i++) {
+		ASSERT_EQ(LEN, self->e[i].result) TH_LOG("read %d", i);
+		ASSERT_TRUE(check(self->buf + i * STRIDE, LEN,
+				  (unsigned long long)i * STRIDE))
+			TH_LOG("block %d: wrong data", i);
+	}
+	TH_LOG("%d parks traced; at most %d workers in state D",
+	       self->traced ? parks_traced() : -1, most_d);
+	ASSERT_EQ(0, most_d) TH_LOG("a worker waited for a page itself");
+	if (self->traced)
+		ASSERT_LE(1, parks_traced());
+}
+
+/*
+ * With requests of 16 KiB and no readahead beyond them, a 64 KiB read
+ * parks, reads what came in, and parks again for the rest.
+ */
+TEST_F(pagewait, resumed_read_parks_again)
+{
+	char ra[32], sectors[32];
+
+	if (!self->traced)
+		SKIP(return, "no async_syscall_pagewait event in tracefs");
+	ASSERT_LT(0, read_small(QUEUE "read_ahead_kb", ra, sizeof(ra)));
+	ASSERT_LT(0, read_small(QUEUE "max_sectors_kb", sectors,
+				sizeof(sectors)));
+	/* In this order: a new request size resets the readahead size. */
+	ASSERT_EQ(0, write_knob(QUEUE "max_sectors_kb", QUEUE_KB));
+	ASSERT_EQ(0, write_knob(QUEUE "read_ahead_kb", QUEUE_KB));
+	/* A file takes the readahead size of its disk when it is opened. */
+	close(self->devfd);
+	self->devfd = open(NULLB, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->devfd);
+
+	prep_block_read(self, 0, LONG_LEN);
+	ASSERT_EQ(1, async_submit(self->e, 1, 0));
+	ASSERT_EQ(0, wait_done(&self->e[0], WAIT_TIMEOUT_S));
+	write_knob(QUEUE "max_sectors_kb", sectors);
+	write_knob(QUEUE "read_ahead_kb", ra);
+
+	ASSERT_EQ(LONG_LEN, self->e[0].result);
+	ASSERT_TRUE(check(self->buf, LONG_LEN, 0));
+	TH_LOG("%d parks for one %d KiB read", parks_traced(), LONG_LEN / 1024);
+	ASSERT_LE(2, parks_traced());
+}
+
+/* A read past the end of the disk returns what is there, as pread(). */
+TEST_F(pagewait, short_read_at_end)
+{
+	off_t off = self->sectors * 512 - LEN;
+
+	async_prep_pread(&self->e[0], self->devfd, self->buf, 3 * LEN, off);
+	self->e[0].flags = ASYNC_SYSCALL_FORCE_ASYNC;
+	poison(&self->e[0]);
+	ASSERT_EQ(1, async_submit(self->e, 1, 0));
+	ASSERT_EQ(0, wait_done(&self->e[0], WAIT_TIMEOUT_S));
+	ASSERT_EQ(LEN, self->e[0].result);
+	ASSERT_TRUE(check(self->buf, LEN, off));
+	if (self->traced)
+		TH_LOG("%d parks", parks_traced());
+}
+
+/*
+ * A cancel of a parked read: the read is not stopped, as a running one
+ * is not, but it reads no further once the pages are in.  Its chain is
+ * cancelled after it.
+ */
+TEST_F(pagewait, cancel_while_parked)
+{
+	if (!self->traced)
+		SKIP(return, "no async_syscall_pagewait event in tracefs");
+	prep_block_read(self, 0, LEN);
+	prep_block_read(self, 1, LEN);
+	async_chain(self->e, 2);
+	ASSERT_EQ(2, async_submit(self->e, 2, 0));
+	ASSERT_EQ(0, wait_parks(1));
+	ASSERT_EQ(1, async_cancel(self->e, 1));
+	ASSERT_EQ(0, wait_all_done(self->e, 2, WAIT_TIMEOUT_S));
+	TH_LOG("the read: %lld", (long long)self->e[0].result);
+	if (self->e[0].result == LEN) {
+		/* The pages came in before the cancel. */
+		ASSERT_TRUE(check(self->buf, LEN, 0));
+		return;
+	}
+	ASSERT_EQ(-ECANCELED, self->e[0].result);
+	ASSERT_EQ(-ECANCELED, self->e[1].result);
+}
+
+/*
+ * A child with reads parked exits, or execs: each entry completes, in
+ * memory it shares with us, before its mm goes.
+ */
+static void parked_then(struct __test_metadata *_metadata,
+			struct _test_data_pagewait *self, bool exec)
+{
+	int i, status;
+	pid_t pid;
+
+	if (!self->traced)
+		SKIP(return, "no async_syscall_pagewait event in tracefs");
+	for (i = 0; i < NR; i++)
+		prep_block_read(self, i, LEN);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		CHILD_ASSERT(async_submit(self->e, NR, 0) == NR);
+		CHILD_ASSERT(wait_parks(1) == 0);
+		if (exec)
+			execl("/bin/true", "true", (char *)NULL);
+		_exit(exec ? 2 : 0);
+	}
+	ASSERT_EQ(0, wait_child(pid, CHILD_TIMEOUT_S, &status));
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status 0x%x", status);
+	for (i = 0; i < NR; i++) {
+		ASSERT_EQ(ASYNC_SYSCALL_DONE, self->e[i].done)
+			TH_LOG("entry %d not done", i);
+		if (self->e[i].result == LEN) {
+			ASSERT_TRUE(check(self->buf + i * STRIDE, LEN,
+					  (unsigned long long)i * STRIDE));
+			continue;
+		}
+		ASSERT_EQ(-ECANCELED, self->e[i].result)
+			TH_LOG("entry %d: %lld", i,
+			       (long long)self->e[i].result);
+	}
+	ASSERT_EQ(0, stray_workers(pid));
+}
+
+TEST_F(pagewait, exit_while_parked)
+{
+	parked_then(_metadata, self, false);
+}
+
+TEST_F(pagewait, exec_while_parked)
+{
+	parked_then(_metadata, self, true);
+}
+
+TEST_HARNESS_MAIN
