@@ -225,6 +225,7 @@ END {
 	p4 = "n=256;sleep=10ms"
 	p4b = "n=256;delay=10ms"
 	p5 = "files=1000;chain=5"
+	p8 = "files=256;size=4096"
 
 	# --- targets ---
 	print "| | workload | async_submit() | compared with | its value | measured | target | |"
@@ -270,6 +271,11 @@ END {
 		  "pool/async", ">=", 1)
 	target_vs("P5", p5, "CPU per file, whole guest", "µs", "cpu_us_per_file",
 		  "4-thread pool", "pool", "async/pool", "<=", 0.8)
+	what = "256 reads of uncached 4 KiB files, all in flight"
+	target_vs("P8", p8, what, "ms", "ms", "io_uring read", "uring",
+		  "async/io_uring", "<=", 1)
+	printf("| P8 | async-wrk-* threads after a pass, most of the rounds | %s | | | | | |\n",
+	       num(most("P8", p8, "async", "workers")))
 	target("P6", "growth: per entry, 16384 in flight", "ns",
 	       get("P6", "inflight=16384", "async", "ns_per_op"),
 	       span("P6", "inflight=16384", "async", "ns_per_op"), "64 in flight",
@@ -380,6 +386,12 @@ END {
 		printf("P6, memory, %s entries per call: %s B per queued entry from MemAvailable, %s B from Slab (a batch past one page is not slab memory).\n",
 		       pc[i], num(get("P6", "entries=16000;per_call=" pc[i], "async", "kernel_bytes_per_entry")),
 		       num(get("P6", "entries=16000;per_call=" pc[i], "async", "slab_bytes_per_entry")))
+
+	# --- P8 ---
+	print ""
+	printf("P8, 256 reads of 4 KiB from 256 files whose pages were dropped, all in flight, ms per pass: async %s, io_uring %s, 4-thread pool %s, sync loop %s.\n",
+	       num(get("P8", p8, "async", "ms")), num(get("P8", p8, "uring", "ms")),
+	       num(get("P8", p8, "pool", "ms")), num(get("P8", p8, "sync", "ms")))
 
 	# --- P7 ---
 	print ""

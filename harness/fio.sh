@@ -9,7 +9,8 @@
 # error above all) does.
 # FIO_SMOKE=1: only the verify job with our engine, on our kernel (CI).
 # FIO_JOBS="..." and FIO_ENGINES="..." choose among the jobs and engines;
-# FIO_STOCK=0 skips the stock kernel.
+# FIO_STOCK=0 skips the stock kernel; FIO_RUNS=n runs each job n times
+# (default: randread-qd32 3 times, the rest once), reported as the median.
 . "$(dirname "$0")/lib.sh"
 x86_64_only "make fio"
 
@@ -60,7 +61,7 @@ guest()
 
 	VM_KERNEL=${4:-} VM_MEM=3G VM_TIMEOUT=${VM_TIMEOUT:-3600} \
 	VM_APPEND="$(echo $NULL_BLK)" VM_LOG=$OUT/vm-$1.log \
-		"$HARNESS/vm.sh" "sh $REPO/bench/fio/guest-fio.sh $1 $SO '$2' '$3'" || rc=$?
+		"$HARNESS/vm.sh" "sh $REPO/bench/fio/guest-fio.sh $1 $SO '$2' '$3' ${FIO_RUNS:-}" || rc=$?
 	echo "$rc" >"$OUT/status-$1"
 }
 rm -f "$OUT"/console*.log "$OUT"/vm-*.log
