@@ -115,6 +115,9 @@ enum async_req_state {
 #define ASYNC_REQ_ALLOWED	BIT(6)	/* seccomp let it run already */
 #define ASYNC_REQ_CHAIN_FAILED	BIT(7)	/* an earlier entry failed */
 
+/* In &async_req.arg_refs, past the arguments: see &async_req.pagewait. */
+#define ASYNC_REQ_PARKED	BIT(7)
+
 /* An ASYNC_OP_* number as &struct async_req keeps it, in 16 bits. */
 #define ASYNC_REQ_OP		BIT(15)
 
@@ -127,7 +130,8 @@ enum async_req_state {
  * @flags: ASYNC_SYSCALL_* entry flags; %ASYNC_REQ_TIMER, %ASYNC_REQ_ALLOWED, and
  *	%ASYNC_REQ_PUNTED, %ASYNC_REQ_WAITS and %ASYNC_REQ_CHAIN_FAILED on the
  *	entry a chain is resumed at.
- * @arg_refs: Arguments taken from earlier results.
+ * @arg_refs: Arguments taken from earlier results; %ASYNC_REQ_PARKED
+ *	instead while its chain is parked at it, its read in @pagewait.
  * @state: &enum async_req_state, under &async_ctx.lock once the batch is
  *	shared; %ASYNC_REQ_INLINE while the submitter runs it in a shared batch,
  *	%ASYNC_REQ_TAKEN once a worker took its chain, before it starts it;
@@ -136,6 +140,7 @@ enum async_req_state {
  * @args: Arguments, with references still unresolved, until it runs.
  * @result: Its result once done, for later references.
  * @timer: Its timer while it sleeps on one, %ASYNC_REQ_TIMED.
+ * @pagewait: Its read, with its arguments, while its chain is parked.
  *
  * Its index is its place in &async_batch.reqs.  Packed so that a batch of
  * 64 entries and its header fit in 4 KiB.
@@ -151,6 +156,7 @@ struct async_req {
 		u64		args[ASYNC_NR_ARGS];
 		s64		result;
 		struct async_timer *timer;
+		struct async_pagewait *pagewait;
 	};
 };
 
@@ -182,6 +188,12 @@ async_req_def(const struct async_req *req)
  * @uentries: The user's array, where results and done words go.
  * @pinned: @cred, @mm and @seccomp are held: something outlives
  *	async_submit().
+ * @audited: Audit collected system call records for the submitter when
+ *	it made the call: async_audited().
+ * @parks: The submitter may arm the page waits of its reads: it runs the
+ *	batch alone, no seccomp filter may kill it, and its pool has a
+ *	worker to take the chains again.
+ * @nr_parked: Chains the submitter parked at such a read.
  * @cred: Credentials of the submitter, taken by async_batch_pin(), NULL
  *	before; NULL again, and @seccomp too, once only sleeps on timers are
  *	left.
@@ -208,7 +220,8 @@ async_req_def(const struct async_req *req)
  *	given to another batch, which the restarted wait checks; else 0.
  *	Under &async_ctx.lock.
  * @wait_index: Then its index in &async_ctx.waits.
- * @pagewaits: Reads of its parked chains, under &async_ctx.lock.
+ * @armed: Reads whose page waits the submitter armed, until
+ *	async_pagewait_settle() parks their chains; the submitter's alone.
  * @reqs: The entries.
  */
 struct async_batch {
@@ -219,6 +232,9 @@ struct async_batch {
 	bool				shared;
 	bool				sharing;
 	bool				pinned;
+	bool				audited;
+	bool				parks;
+	unsigned int			nr_parked;
 	size_t				entry_size;
 	void __user			*uentries;
 	const struct cred		*cred;
@@ -238,7 +254,7 @@ struct async_batch {
 	struct completion		all_done;
 	u64				wait_id;
 	u32				wait_index;
-	struct list_head		pagewaits;
+	struct async_pagewait		*armed;
 	struct async_req		reqs[] __counted_by(nr);
 };
 
@@ -263,6 +279,7 @@ async_req_uentry(const struct async_batch *batch, const struct async_req *req)
  * @timers: Armed &struct async_timer whose entries are not done.
  * @fired: Timers that fired, for @fire_work.
  * @fire_work: Completes the entries of @fired.
+ * @parked: Reads of parked chains, until a worker takes the chain again.
  * @nr_pagewaits: Reads waiting for a page, until @woken_work is done with
  *	their wake.
  * @woken: Reads whose page was unlocked, for @woken_work.
@@ -281,6 +298,7 @@ struct async_ctx {
 	struct list_head	timers;
 	struct llist_head	fired;
 	struct work_struct	fire_work;
+	struct list_head	parked;
 	atomic_t		nr_pagewaits;
 	struct llist_head	woken;
 	struct llist_head	stranded;
@@ -572,6 +590,9 @@ void async_ctx_init_timers(struct async_ctx *ctx);
 /* pagewait.c: buffered reads that wait for pages without a thread */
 bool async_pagewait_start(struct async_worker *w, struct async_batch *batch,
 			  struct async_req *req, const u64 *args, long *res);
+bool async_pagewait_inline(struct async_batch *batch, struct async_req *req,
+			   const u64 *args, long *res);
+void async_pagewait_settle(struct async_batch *batch, struct async_pool *pool);
 long async_pagewait_continue(struct async_worker *w);
 long async_pagewait_end(struct async_worker *w, long res);
 bool async_pagewait_park(struct async_worker *w, struct async_req *first,
@@ -587,6 +608,7 @@ void async_pagewaits_stop(struct async_ctx *ctx);
 void async_ctx_init_pagewaits(struct async_ctx *ctx);
 
 /* nowait.c: what the submitter runs itself, without blocking */
+bool async_nowait_perm_watched(struct inode *inode);
 long async_nowait_read(const u64 *args);
 long async_nowait_readv_fpos(const u64 *args);
 long async_nowait_pread64(const u64 *args);

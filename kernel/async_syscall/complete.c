@@ -44,8 +44,6 @@ void async_batch_put(struct async_batch *batch)
 {
 	if (!refcount_dec_and_test(&batch->refs))
 		return;
-	/* Every parked chain ended, ran or was cancelled, and let its read go. */
-	WARN_ON_ONCE(!list_empty(&batch->pagewaits));
 	/* Unpinning counts in the mm: before it may go. */
 	async_free_timers(batch);
 	if (batch->pinned) {

@@ -47,7 +47,9 @@ DECLARE_TRACEPOINT(sys_exit);
  * @kiocb: The read, with its file held and the position it reads on at.
  * @woken_node: Link in &async_ctx.woken once the page is unlocked, then in
  *	&async_ctx.stranded if no worker was left to take it.
- * @node: Link in &async_batch.pagewaits while parked, under &async_ctx.lock.
+ * @node: Link in &async_ctx.parked from when its chain is parked until a
+ *	worker takes it again, under &async_ctx.lock.
+ * @next_armed: The next in &async_batch.armed.
  * @batch: The batch of the entry.
  * @req: The entry.
  * @pool: The pool that takes the chain again; &async_pool.nr_parked
@@ -63,6 +65,7 @@ struct async_pagewait {
 	struct kiocb		kiocb;
 	struct llist_node	woken_node;
 	struct list_head	node;
+	struct async_pagewait	*next_armed;
 	struct async_batch	*batch;
 	struct async_req	*req;
 	struct async_pool	*pool;
@@ -147,6 +150,82 @@ static long async_pagewait_read(struct async_pagewait *pw)
 	}
 }
 
+/*
+ * A read of @req that waits for no page, if it can be one: NULL if not,
+ * having done nothing, with *@res -EAGAIN for the system call to run, or
+ * with *@res the error it would give.
+ */
+static struct async_pagewait *
+async_pagewait_new(struct async_batch *batch, struct async_req *req,
+		   const u64 *args, bool in_submitter, long *res)
+{
+	void __user *buf = u64_to_user_ptr(args[1]);
+	size_t count = args[2];
+	loff_t pos = args[3];
+	struct async_pagewait *pw;
+	struct file *file;
+	long ret;
+
+	*res = -EAGAIN;
+	/*
+	 * Errors, and an empty read, as the system call makes them.  Audit,
+	 * as in the submitter, as it was when the call was made.
+	 */
+	if (batch->audited || pos < 0 || !count || !access_ok(buf, count))
+		return NULL;
+	file = fget(args[0]);
+	if (!file)
+		return NULL;
+	/* A fanotify listener is a wait the submitter must not take. */
+	if (!async_pagewait_file_ok(file) ||
+	    (in_submitter && async_nowait_perm_watched(file_inode(file))))
+		goto out_put;
+	/* First: a permission event is not sent twice. */
+	pw = kmalloc(sizeof(*pw), GFP_KERNEL_ACCOUNT);
+	if (!pw)
+		goto out_put;
+	ret = rw_verify_area(READ, file, &pos, count);
+	if (ret) {
+		kfree(pw);
+		*res = ret;
+		goto out_put;
+	}
+	init_sync_kiocb(&pw->kiocb, file);
+	pw->kiocb.ki_pos = pos;
+	pw->kiocb.ki_waitq = &pw->wpq;
+	pw->wpq.wait.func = async_pagewait_wake;
+	pw->wpq.wait.private = NULL;
+	pw->wpq.wait.flags = 0;
+	INIT_LIST_HEAD(&pw->wpq.wait.entry);
+	INIT_LIST_HEAD(&pw->node);
+	pw->batch = batch;
+	pw->req = req;
+	pw->pool = NULL;
+	memcpy(pw->args, args, sizeof(pw->args));
+	pw->count = min_t(size_t, count, MAX_RW_COUNT);
+	pw->done = 0;
+	pw->parked = false;
+	pw->woken = false;
+	return pw;
+out_put:
+	fput(file);
+	return NULL;
+}
+
+/* Accounts the read as vfs_read() does, once for the whole read. */
+static long async_pagewait_finish(struct async_pagewait *pw, long res)
+{
+	if (pw->done)
+		res = pw->done;
+	if (res > 0) {
+		fsnotify_access(pw->kiocb.ki_filp);
+		add_rchar(current, res);
+	}
+	inc_syscr(current);
+	async_pagewait_free(pw);
+	return res;
+}
+
 /**
  * async_pagewait_start() - start a pread64() that waits for no page
  * @w: The worker, which keeps the read in @w->pagewait if it waits.
@@ -160,53 +239,88 @@ static long async_pagewait_read(struct async_pagewait *pw)
 bool async_pagewait_start(struct async_worker *w, struct async_batch *batch,
 			  struct async_req *req, const u64 *args, long *res)
 {
-	void __user *buf = u64_to_user_ptr(args[1]);
-	size_t count = args[2];
-	loff_t pos = args[3];
 	struct async_pagewait *pw;
-	struct file *file;
-	long ret;
 
-	/* Errors, and an empty read, as the system call makes them. */
-	if (async_audited() || pos < 0 || !count || !access_ok(buf, count))
-		return false;
-	file = fget(args[0]);
-	if (!file)
-		return false;
-	if (!async_pagewait_file_ok(file)) {
-		fput(file);
-		return false;
-	}
-	ret = rw_verify_area(READ, file, &pos, count);
-	if (ret) {
-		fput(file);
-		*res = ret;
-		return true;
-	}
-	pw = kmalloc(sizeof(*pw), GFP_KERNEL_ACCOUNT);
-	if (!pw) {
-		fput(file);
-		return false;
-	}
-	init_sync_kiocb(&pw->kiocb, file);
-	pw->kiocb.ki_pos = pos;
-	pw->kiocb.ki_waitq = &pw->wpq;
-	pw->wpq.wait.func = async_pagewait_wake;
-	pw->wpq.wait.private = NULL;
-	pw->wpq.wait.flags = 0;
-	INIT_LIST_HEAD(&pw->wpq.wait.entry);
-	INIT_LIST_HEAD(&pw->node);
-	pw->batch = batch;
-	pw->req = req;
+	pw = async_pagewait_new(batch, req, args, false, res);
+	if (!pw)
+		return *res != -EAGAIN;
 	pw->pool = w->pool;
-	memcpy(pw->args, args, sizeof(pw->args));
-	pw->count = min_t(size_t, count, MAX_RW_COUNT);
-	pw->done = 0;
-	pw->parked = false;
-	pw->woken = false;
 	w->pagewait = pw;
 	*res = async_pagewait_continue(w);
 	return true;
+}
+
+/**
+ * async_pagewait_inline() - a pread64() that missed the page cache, in
+ *	the submitter
+ * @batch: The batch, which the submitter runs alone.
+ * @req: The entry, whose ->nowait() method found a page missing.
+ * @args: Its arguments, resolved.
+ * @res: Its result; -EIOCBQUEUED if it waits for a page, its chain to be
+ *	parked by async_pagewait_settle().
+ *
+ * The page's wait is armed from the submitter, as io_uring arms it: no
+ * worker is woken until the page is in.
+ *
+ * Return: false, having done nothing, if a worker must run the read.
+ */
+bool async_pagewait_inline(struct async_batch *batch, struct async_req *req,
+			   const u64 *args, long *res)
+{
+	struct async_pagewait *pw;
+
+	pw = async_pagewait_new(batch, req, args, true, res);
+	if (!pw)
+		return *res != -EAGAIN;
+	*res = async_pagewait_read(pw);
+	if (*res == -EIOCBQUEUED) {
+		/* The batch is the submitter's alone until it is queued. */
+		pw->next_armed = batch->armed;
+		batch->armed = pw;
+		req->pagewait = pw;
+		req->arg_refs = ASYNC_REQ_PARKED;
+		return true;
+	}
+	*res = async_pagewait_finish(pw, *res);
+	return true;
+}
+
+/**
+ * async_pagewait_settle() - park the chains whose reads the submitter armed
+ * @batch: The batch, queued: its pending count includes those chains.
+ * @pool: The submitter's pool, which has a worker and takes them again.
+ *
+ * A read whose page came in meanwhile is queued for a worker at once.
+ */
+void async_pagewait_settle(struct async_batch *batch, struct async_pool *pool)
+{
+	struct async_ctx *ctx = batch->ctx;
+	struct async_orphans orphans;
+	struct async_pagewait *pw;
+	DEFINE_WAKE_Q(wake_q);
+
+	async_orphans_init(&orphans);
+	spin_lock(&ctx->lock);
+	for (pw = batch->armed; pw; pw = pw->next_armed) {
+		pw->pool = pool;
+		list_add_tail(&pw->node, &ctx->parked);
+		if (pw->woken) {
+			pw->woken = false;
+			__async_requeue_chain(batch, pool, pw->req, &orphans,
+					      &wake_q);
+			continue;
+		}
+		trace_async_syscall_pagewait(pw->req - batch->reqs,
+					     async_req_nr(pw->req), pw->done);
+		pw->parked = true;
+		pool->nr_parked++;
+		pool->refs++;
+	}
+	spin_unlock(&ctx->lock);
+	batch->armed = NULL;
+	wake_up_q(&wake_q);
+	/* None: a pinned pool with a worker keeps it. */
+	async_cancel_orphans(&orphans);
 }
 
 /**
@@ -240,15 +354,9 @@ long async_pagewait_end(struct async_worker *w, long res)
 	w->pagewait = NULL;
 	if (pw->done)
 		res = pw->done;
-	if (res > 0) {
-		fsnotify_access(pw->kiocb.ki_filp);
-		add_rchar(current, res);
-	}
-	inc_syscr(current);
 	if (tracepoint_enabled(sys_enter) || tracepoint_enabled(sys_exit))
 		async_trace_syscall(async_req_nr(pw->req), pw->args, &res);
-	async_pagewait_free(pw);
-	return res;
+	return async_pagewait_finish(pw, res);
 }
 
 /**
@@ -290,8 +398,10 @@ bool async_pagewait_park(struct async_worker *w, struct async_req *first,
 	if (failed)
 		req->flags |= ASYNC_REQ_CHAIN_FAILED;
 	req->state = ASYNC_REQ_PAGEWAIT;
+	req->pagewait = pw;
+	req->arg_refs = ASYNC_REQ_PARKED;
 	w->req = NULL;
-	list_add_tail(&pw->node, &batch->pagewaits);
+	list_add_tail(&pw->node, &ctx->parked);
 	pw->parked = true;
 	pool->nr_parked++;
 	pool->refs++;
@@ -299,6 +409,17 @@ bool async_pagewait_park(struct async_worker *w, struct async_req *first,
 	w->pagewait = NULL;
 	atomic_sub(req - first, &ctx->inflight);
 	return true;
+}
+
+/* Takes the read of the chain parked at @first off the parked ones. */
+static struct async_pagewait *async_pagewait_unpark(struct async_req *first)
+	__must_hold(&first->pagewait->batch->ctx->lock)
+{
+	struct async_pagewait *pw = first->pagewait;
+
+	first->arg_refs = 0;
+	list_del_init(&pw->node);
+	return pw;
 }
 
 /**
@@ -311,21 +432,15 @@ bool async_pagewait_park(struct async_worker *w, struct async_req *first,
 struct async_pagewait *async_pagewait_resume(struct async_batch *batch,
 					     struct async_req *first)
 {
-	struct async_pagewait *pw, *found = NULL;
+	struct async_pagewait *pw;
 
-	/* Its own was added before its chain was queued, under the lock. */
-	if (list_empty(&batch->pagewaits))
+	/* Marked before the chain was queued again, under the lock. */
+	if (!(first->arg_refs & ASYNC_REQ_PARKED))
 		return NULL;
 	spin_lock(&batch->ctx->lock);
-	list_for_each_entry(pw, &batch->pagewaits, node) {
-		if (pw->req == first) {
-			found = pw;
-			list_del_init(&pw->node);
-			break;
-		}
-	}
+	pw = async_pagewait_unpark(first);
 	spin_unlock(&batch->ctx->lock);
-	return found;
+	return pw;
 }
 
 /**
@@ -337,25 +452,17 @@ void __async_pagewait_forget(struct async_batch *batch,
 			     struct async_req *first)
 	__must_hold(&batch->ctx->lock)
 {
-	struct async_pagewait *pw;
-
-	list_for_each_entry(pw, &batch->pagewaits, node) {
-		if (pw->req == first) {
-			list_del(&pw->node);
-			/* fput() defers the release: fine under a spinlock. */
-			async_pagewait_free(pw);
-			return;
-		}
-	}
+	if (first->arg_refs & ASYNC_REQ_PARKED)
+		/* fput() defers the release: fine under a spinlock. */
+		async_pagewait_free(async_pagewait_unpark(first));
 }
 
 void async_pagewait_forget(struct async_batch *batch, struct async_req *first)
 {
-	if (list_empty(&batch->pagewaits))
-		return;
-	spin_lock(&batch->ctx->lock);
-	__async_pagewait_forget(batch, first);
-	spin_unlock(&batch->ctx->lock);
+	struct async_pagewait *pw = async_pagewait_resume(batch, first);
+
+	if (pw)
+		async_pagewait_free(pw);
 }
 
 /*
@@ -413,8 +520,9 @@ static void async_pagewaits_woken(struct work_struct *work)
  * @ctx: The process's context.
  *
  * Called with no worker left, by the last thread to exit and by exec, in
- * the entries' mm: waits for the pages, then completes with -ECANCELED
- * the chains that no worker is left to take.
+ * the entries' mm: takes back the waits still armed, waits for the wakes
+ * that came first, and completes with -ECANCELED the chains that no
+ * worker is left to take.
  */
 void async_pagewaits_stop(struct async_ctx *ctx)
 {
@@ -425,6 +533,16 @@ void async_pagewaits_stop(struct async_ctx *ctx)
 	LIST_HEAD(dead_pools);
 	DEFINE_WAKE_Q(wake_q);
 
+	/* A device may never end their reads: none is waited for. */
+	spin_lock(&ctx->lock);
+	list_for_each_entry(pw, &ctx->parked, node) {
+		if (pw->parked && folio_wait_async_cancel(&pw->wpq)) {
+			llist_add(&pw->woken_node, &ctx->stranded);
+			atomic_dec(&ctx->nr_pagewaits);
+		}
+	}
+	spin_unlock(&ctx->lock);
+	/* Wakes that came first: only the kworker's part is left. */
 	wait_var_event(&ctx->nr_pagewaits, !atomic_read(&ctx->nr_pagewaits));
 	flush_work(&ctx->woken_work);
 	stranded = llist_del_all(&ctx->stranded);
@@ -446,6 +564,7 @@ void async_pagewaits_stop(struct async_ctx *ctx)
 
 void async_ctx_init_pagewaits(struct async_ctx *ctx)
 {
+	INIT_LIST_HEAD(&ctx->parked);
 	atomic_set(&ctx->nr_pagewaits, 0);
 	init_llist_head(&ctx->woken);
 	init_llist_head(&ctx->stranded);

@@ -462,7 +462,8 @@ void async_worker_recruit(struct async_worker *w)
 bool async_pool_wants_spare(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
-	return (pool->pins || !list_empty(&pool->queue)) &&
+	/* A parked chain comes back to the queue: a worker must be free. */
+	return (pool->pins || pool->nr_parked || !list_empty(&pool->queue)) &&
 	       async_pool_lacks_spare(pool);
 }
 

@@ -62,8 +62,11 @@ static bool check(const void *buf, size_t len, unsigned long long off)
 	return true;
 }
 
-/* How many times the trace shows the pagewait event. */
-static int parks_traced(void)
+/*
+ * How many times the trace shows the pagewait event, from any thread, or
+ * with @by_workers false only from threads that are not workers.
+ */
+static int parks_traced_by(bool by_workers)
 {
 	static char buf[1 << 20];
 	int fd = open(TRACEFS "trace", O_RDONLY | O_CLOEXEC);
@@ -78,9 +81,21 @@ static int parks_traced(void)
 		got += n;
 	close(fd);
 	buf[got] = '\0';
-	for (p = buf; (p = strstr(p, "async_syscall_pagewait:")); p++)
-		count++;
+	for (p = buf; (p = strstr(p, "async_syscall_pagewait:")); p++) {
+		char *line = p;
+
+		while (line > buf && line[-1] != '\n')
+			line--;
+		if (by_workers || !strstr(line, "async-wrk-") ||
+		    strstr(line, "async-wrk-") > p)
+			count++;
+	}
 	return count;
+}
+
+static int parks_traced(void)
+{
+	return parks_traced_by(true);
 }
 
 /* Workers of this process in state D: waiting for a page, here. */
@@ -233,6 +248,68 @@ TEST_F(pagewait, cold_reads_hold_no_worker)
 	ASSERT_EQ(0, most_d) TH_LOG("a worker waited for a page itself");
 	if (self->traced)
 		ASSERT_LE(1, parks_traced());
+}
+
+/*
+ * Once the pool has a worker, the submitter arms the waits of its misses
+ * itself, as io_uring does, and wakes no worker until the pages are in.
+ */
+TEST_F(pagewait, submitter_arms_its_misses)
+{
+	int i;
+
+	if (!self->traced)
+		SKIP(return, "no async_syscall_pagewait event in tracefs");
+	/* A first read, on a worker, leaves one. */
+	prep_block_read(self, NR - 1, LEN);
+	ASSERT_EQ(1, async_submit(&self->e[NR - 1], 1, ASYNC_SUBMIT_WAIT));
+	ASSERT_EQ(LEN, self->e[NR - 1].result);
+	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+
+	for (i = 0; i < NR - 1; i++) {
+		async_prep_pread(&self->e[i], self->devfd,
+				 self->buf + i * STRIDE, LEN, (off_t)i * STRIDE);
+		poison(&self->e[i]);
+	}
+	ASSERT_EQ(NR - 1, async_submit(self->e, NR - 1, 0));
+	ASSERT_EQ(0, wait_all_done(self->e, NR - 1, WAIT_TIMEOUT_S));
+	for (i = 0; i < NR - 1; i++) {
+		ASSERT_EQ(LEN, self->e[i].result) TH_LOG("read %d", i);
+		ASSERT_TRUE(check(self->buf + i * STRIDE, LEN,
+				  (unsigned long long)i * STRIDE));
+	}
+	TH_LOG("%d parks, %d of them by the submitter", parks_traced(),
+	       parks_traced_by(false));
+	ASSERT_LE(1, parks_traced_by(false));
+}
+
+/*
+ * A parked read comes back to the queue: a worker that then blocks, in a
+ * read of an empty pipe here, leaves another to take it.
+ */
+TEST_F(pagewait, parked_read_not_held_up)
+{
+	char c = 'x';
+	int p[2];
+
+	if (!self->traced)
+		SKIP(return, "no async_syscall_pagewait event in tracefs");
+	ASSERT_EQ(0, pipe(p));
+	prep_block_read(self, 0, LEN);
+	ASSERT_EQ(1, async_submit(self->e, 1, 0));
+	ASSERT_EQ(0, wait_parks(1));
+	async_prep_read(&self->e[1], p[0], &c, 1);
+	poison(&self->e[1]);
+	ASSERT_EQ(1, async_submit(&self->e[1], 1, 0));
+
+	EXPECT_EQ(0, wait_done(&self->e[0], WAIT_TIMEOUT_S))
+		TH_LOG("the read waited for the pipe's");
+	ASSERT_EQ(1, write(p[1], &c, 1));
+	ASSERT_EQ(0, wait_done(&self->e[1], WAIT_TIMEOUT_S));
+	ASSERT_EQ(LEN, self->e[0].result);
+	ASSERT_TRUE(check(self->buf, LEN, 0));
+	close(p[0]);
+	close(p[1]);
 }
 
 /*
