@@ -190,10 +190,6 @@ async_req_def(const struct async_req *req)
  *	async_submit().
  * @audited: Audit collected system call records for the submitter when
  *	it made the call: async_audited().
- * @parks: The submitter may arm the page waits of its reads: it runs the
- *	batch alone, no seccomp filter may kill it, and its pool has a
- *	worker to take the chains again.
- * @nr_parked: Chains the submitter parked at such a read.
  * @cred: Credentials of the submitter, taken by async_batch_pin(), NULL
  *	before; NULL again, and @seccomp too, once only sleeps on timers are
  *	left.
@@ -220,8 +216,6 @@ async_req_def(const struct async_req *req)
  *	given to another batch, which the restarted wait checks; else 0.
  *	Under &async_ctx.lock.
  * @wait_index: Then its index in &async_ctx.waits.
- * @armed: Reads whose page waits the submitter armed, until
- *	async_pagewait_settle() parks their chains; the submitter's alone.
  * @reqs: The entries.
  */
 struct async_batch {
@@ -233,8 +227,6 @@ struct async_batch {
 	bool				sharing;
 	bool				pinned;
 	bool				audited;
-	bool				parks;
-	unsigned int			nr_parked;
 	size_t				entry_size;
 	void __user			*uentries;
 	const struct cred		*cred;
@@ -254,7 +246,6 @@ struct async_batch {
 	struct completion		all_done;
 	u64				wait_id;
 	u32				wait_index;
-	struct async_pagewait		*armed;
 	struct async_req		reqs[] __counted_by(nr);
 };
 
@@ -590,9 +581,6 @@ void async_ctx_init_timers(struct async_ctx *ctx);
 /* pagewait.c: buffered reads that wait for pages without a thread */
 bool async_pagewait_start(struct async_worker *w, struct async_batch *batch,
 			  struct async_req *req, const u64 *args, long *res);
-bool async_pagewait_inline(struct async_batch *batch, struct async_req *req,
-			   const u64 *args, long *res);
-void async_pagewait_settle(struct async_batch *batch, struct async_pool *pool);
 long async_pagewait_continue(struct async_worker *w);
 long async_pagewait_end(struct async_worker *w, long res);
 bool async_pagewait_park(struct async_worker *w, struct async_req *first,
@@ -608,7 +596,6 @@ void async_pagewaits_stop(struct async_ctx *ctx);
 void async_ctx_init_pagewaits(struct async_ctx *ctx);
 
 /* nowait.c: what the submitter runs itself, without blocking */
-bool async_nowait_perm_watched(struct inode *inode);
 long async_nowait_read(const u64 *args);
 long async_nowait_readv_fpos(const u64 *args);
 long async_nowait_pread64(const u64 *args);

@@ -29,7 +29,7 @@
 #include "async_syscall.h"
 
 /* A fanotify listener answers permission events: that is a wait. */
-bool async_nowait_perm_watched(struct inode *inode)
+static bool async_nowait_perm_watched(struct inode *inode)
 {
 	return fsnotify_sb_has_priority_watchers(inode->i_sb,
 						 FSNOTIFY_PRIO_CONTENT);

@@ -49,7 +49,6 @@ DECLARE_TRACEPOINT(sys_exit);
  *	&async_ctx.stranded if no worker was left to take it.
  * @node: Link in &async_ctx.parked from when its chain is parked until a
  *	worker takes it again, under &async_ctx.lock.
- * @next_armed: The next in &async_batch.armed.
  * @batch: The batch of the entry.
  * @req: The entry.
  * @pool: The pool that takes the chain again; &async_pool.nr_parked
@@ -65,7 +64,6 @@ struct async_pagewait {
 	struct kiocb		kiocb;
 	struct llist_node	woken_node;
 	struct list_head	node;
-	struct async_pagewait	*next_armed;
 	struct async_batch	*batch;
 	struct async_req	*req;
 	struct async_pool	*pool;
@@ -157,7 +155,7 @@ static long async_pagewait_read(struct async_pagewait *pw)
  */
 static struct async_pagewait *
 async_pagewait_new(struct async_batch *batch, struct async_req *req,
-		   const u64 *args, bool in_submitter, long *res)
+		   const u64 *args, long *res)
 {
 	void __user *buf = u64_to_user_ptr(args[1]);
 	size_t count = args[2];
@@ -176,9 +174,7 @@ async_pagewait_new(struct async_batch *batch, struct async_req *req,
 	file = fget(args[0]);
 	if (!file)
 		return NULL;
-	/* A fanotify listener is a wait the submitter must not take. */
-	if (!async_pagewait_file_ok(file) ||
-	    (in_submitter && async_nowait_perm_watched(file_inode(file))))
+	if (!async_pagewait_file_ok(file))
 		goto out_put;
 	/* First: a permission event is not sent twice. */
 	pw = kmalloc(sizeof(*pw), GFP_KERNEL_ACCOUNT);
@@ -241,86 +237,19 @@ bool async_pagewait_start(struct async_worker *w, struct async_batch *batch,
 {
 	struct async_pagewait *pw;
 
-	pw = async_pagewait_new(batch, req, args, false, res);
-	if (!pw)
-		return *res != -EAGAIN;
+	pw = async_pagewait_new(batch, req, args, res);
+	if (!pw) {
+		if (*res == -EAGAIN)
+			return false;
+		if (tracepoint_enabled(sys_enter) ||
+		    tracepoint_enabled(sys_exit))
+			async_trace_syscall(async_req_nr(req), args, res);
+		return true;
+	}
 	pw->pool = w->pool;
 	w->pagewait = pw;
 	*res = async_pagewait_continue(w);
 	return true;
-}
-
-/**
- * async_pagewait_inline() - a pread64() that missed the page cache, in
- *	the submitter
- * @batch: The batch, which the submitter runs alone.
- * @req: The entry, whose ->nowait() method found a page missing.
- * @args: Its arguments, resolved.
- * @res: Its result; -EIOCBQUEUED if it waits for a page, its chain to be
- *	parked by async_pagewait_settle().
- *
- * The page's wait is armed from the submitter, as io_uring arms it: no
- * worker is woken until the page is in.
- *
- * Return: false, having done nothing, if a worker must run the read.
- */
-bool async_pagewait_inline(struct async_batch *batch, struct async_req *req,
-			   const u64 *args, long *res)
-{
-	struct async_pagewait *pw;
-
-	pw = async_pagewait_new(batch, req, args, true, res);
-	if (!pw)
-		return *res != -EAGAIN;
-	*res = async_pagewait_read(pw);
-	if (*res == -EIOCBQUEUED) {
-		/* The batch is the submitter's alone until it is queued. */
-		pw->next_armed = batch->armed;
-		batch->armed = pw;
-		req->pagewait = pw;
-		req->arg_refs = ASYNC_REQ_PARKED;
-		return true;
-	}
-	*res = async_pagewait_finish(pw, *res);
-	return true;
-}
-
-/**
- * async_pagewait_settle() - park the chains whose reads the submitter armed
- * @batch: The batch, queued: its pending count includes those chains.
- * @pool: The submitter's pool, which has a worker and takes them again.
- *
- * A read whose page came in meanwhile is queued for a worker at once.
- */
-void async_pagewait_settle(struct async_batch *batch, struct async_pool *pool)
-{
-	struct async_ctx *ctx = batch->ctx;
-	struct async_orphans orphans;
-	struct async_pagewait *pw;
-	DEFINE_WAKE_Q(wake_q);
-
-	async_orphans_init(&orphans);
-	spin_lock(&ctx->lock);
-	for (pw = batch->armed; pw; pw = pw->next_armed) {
-		pw->pool = pool;
-		list_add_tail(&pw->node, &ctx->parked);
-		if (pw->woken) {
-			pw->woken = false;
-			__async_requeue_chain(batch, pool, pw->req, &orphans,
-					      &wake_q);
-			continue;
-		}
-		trace_async_syscall_pagewait(pw->req - batch->reqs,
-					     async_req_nr(pw->req), pw->done);
-		pw->parked = true;
-		pool->nr_parked++;
-		pool->refs++;
-	}
-	spin_unlock(&ctx->lock);
-	batch->armed = NULL;
-	wake_up_q(&wake_q);
-	/* None: a pinned pool with a worker keeps it. */
-	async_cancel_orphans(&orphans);
 }
 
 /**
@@ -402,6 +331,7 @@ bool async_pagewait_park(struct async_worker *w, struct async_req *first,
 	req->arg_refs = ASYNC_REQ_PARKED;
 	w->req = NULL;
 	list_add_tail(&pw->node, &ctx->parked);
+	pw->pool = pool;
 	pw->parked = true;
 	pool->nr_parked++;
 	pool->refs++;

@@ -110,15 +110,8 @@ async_issue_inline(struct async_batch *batch, struct async_req *req,
 		req->flags |= ASYNC_REQ_WAITS;
 		return false;
 	}
-	if (ret == -EAGAIN &&
-	    (!def->pagewait || !batch->parks ||
-	     !async_pagewait_inline(batch, req, args, &ret)))
+	if (ret == -EAGAIN)
 		return false;
-	/* Its read waits for a page: the caller parks the chain. */
-	if (ret == -EIOCBQUEUED) {
-		*res = ret;
-		return true;
-	}
 done:
 	async_trace_inline(nr, args, &ret);
 	*res = ret;
@@ -188,16 +181,6 @@ async_run_chain_inline(struct async_batch *batch, struct async_req *first,
 		}
 		if (*killed)
 			return req;
-		if (res == -EIOCBQUEUED) {
-			/* Parked: async_pagewait_settle() takes it from here. */
-			req->chain_len = first->chain_len - i;
-			req->flags |= ASYNC_REQ_PUNTED;
-			if (failed)
-				req->flags |= ASYNC_REQ_CHAIN_FAILED;
-			req->state = ASYNC_REQ_PAGEWAIT;
-			async_mark_left(batch, req, req->chain_len);
-			return req;
-		}
 		/* The only entry of its chain: its timer completes it. */
 		if (req->state == ASYNC_REQ_TIMED) {
 			async_mark_left(batch, req, 1);
@@ -469,23 +452,14 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	unsigned int i, done = 0;
 	bool run_none = audited;
 	int nr_punted = 0;
-	bool parks;
 	u64 now;
 
 	*nr_blocking = 0;
-	batch->nr_parked = 0;
 	/* The worker's wakeup then overlaps the first chains. */
 	if (pool->share_at_once && !run_none && !async_submitter_dying() &&
 	    async_share_possible(batch, pool, 0) &&
 	    async_share(batch, pool, 0, 0, 0))
 		return async_run_shared(batch, pool, 0, 0);
-	/*
-	 * Not in a shared batch; not where a kill would drop the batch with
-	 * a wait armed; and only with a worker to take the chains again,
-	 * which the pinned pool keeps.
-	 */
-	batch->parks = !run_none && !batch->seccomp &&
-		       data_race(pool->nr_workers);
 	for (i = 0; i < batch->nr; i += batch->reqs[i].chain_len) {
 		struct async_req *first = &batch->reqs[i];
 
@@ -495,19 +469,11 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		/* Chains do not block: the scheduler and the pace every few. */
 		if (i >= pace.look_at) {
 			cond_resched();
-			if (!run_none && !batch->nr_parked &&
-			    async_pace_slow(&pace, i, &now) &&
+			if (!run_none && async_pace_slow(&pace, i, &now) &&
 			    async_share_worthwhile(batch, pool, i,
-						   now - batch->submit_ns)) {
-				/* Before workers may see the batch. */
-				parks = batch->parks;
-				batch->parks = false;
-				if (async_share(batch, pool, i, nr_punted,
-						*nr_blocking))
-					return async_run_shared(batch, pool, i,
-								done);
-				batch->parks = parks;
-			}
+						   now - batch->submit_ns) &&
+			    async_share(batch, pool, i, nr_punted, *nr_blocking))
+				return async_run_shared(batch, pool, i, done);
 		}
 		if (!run_none) {
 			next = async_run_chain_inline(batch, first, &killed);
@@ -517,10 +483,7 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 		}
 		if (killed)
 			return -ECANCELED;
-		if (next && next->state == ASYNC_REQ_PAGEWAIT) {
-			done += next - first;
-			batch->nr_parked++;
-		} else if (next) {
+		if (next) {
 			done += next - first;
 			nr_punted++;
 			*nr_blocking += async_chain_blocks(next);
@@ -531,7 +494,6 @@ int async_run_inline(struct async_batch *batch, struct async_pool *pool,
 	}
 	/* Not shared: the next batch waits for the pace again. */
 	pool->share_at_once = false;
-	batch->parks = false;
 	atomic_sub(done, &batch->ctx->inflight);
 	batch->next_chain = async_next_chain(batch, 0);
 	return nr_punted;

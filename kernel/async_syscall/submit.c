@@ -428,7 +428,6 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	/* Audit sees every entry as a system call of its own, on a worker. */
 	bool audited = async_audited();
 	int punted, may_punt;
-	unsigned int waiting = 0;
 	bool writable;
 	long ret;
 
@@ -476,9 +475,6 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	init_completion(&batch->all_done);
 	batch->wait_id = 0;
 	INIT_LIST_HEAD(&batch->node);
-	/* A parked chain may be queued again when no other chain was. */
-	INIT_LIST_HEAD(&batch->queue_node);
-	batch->armed = NULL;
 	batch->audited = audited;
 	batch->submit_ns = async_batch_clocked(batch) ? ktime_get_ns() : 0;
 	if (trace_async_syscall_submit_enabled()) {
@@ -494,19 +490,13 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->shared = false;
 	batch->sharing = false;
 	punted = async_run_inline(batch, pool, audited, &nr_blocking);
-	if (punted >= 0) {
-		/* Sleeps and parked reads: chains that no worker has. */
-		waiting = batch->nr_armed + batch->nr_parked;
-	}
-	if (punted >= 0 && punted + waiting) {
+	if (punted >= 0 && punted + batch->nr_armed) {
 		/* The chains hold a reference until the last is done. */
 		async_batch_pin(batch);
 		refcount_inc(&batch->refs);
-		atomic_set(&batch->pending, punted + waiting);
+		atomic_set(&batch->pending, punted + batch->nr_armed);
 		async_queue_chains(batch, pool, punted, nr_blocking);
-		if (batch->nr_parked)
-			async_pagewait_settle(batch, pool);
-		else if (!punted && !batch->shared)
+		if (!punted && !batch->shared)
 			async_batch_sleeps_only(batch);
 	} else if (punted < 0) {
 		/* A seccomp kill: the submitter dies on its way out. */
@@ -517,7 +507,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	async_pool_unpin(pool);
 	/* On a signal the entries go on; their done words still report them. */
 	if ((flags & ASYNC_SUBMIT_WAIT) && punted >= 0 &&
-	    (batch->shared || punted + waiting) &&
+	    (batch->shared || punted + batch->nr_armed) &&
 	    wait_for_completion_interruptible(&batch->all_done))
 		ret = async_wait_interrupted(batch, nr);
 	async_batch_put(batch);

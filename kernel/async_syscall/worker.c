@@ -351,8 +351,9 @@ int async_worker_fn(void *data)
 			continue;
 		}
 		/* An idle worker is the spare of those that run the queue. */
+		/* The last stays for the parked chains, to take them again. */
 		if ((timed_out || pool->retired) && !pool->pins &&
-		    !pool->nr_parked &&
+		    (!pool->nr_parked || pool->nr_workers > 1) &&
 		    list_empty(&pool->queue) && list_empty(&pool->works))
 			break;
 

@@ -62,11 +62,8 @@ static bool check(const void *buf, size_t len, unsigned long long off)
 	return true;
 }
 
-/*
- * How many times the trace shows the pagewait event, from any thread, or
- * with @by_workers false only from threads that are not workers.
- */
-static int parks_traced_by(bool by_workers)
+/* How many times the trace shows the pagewait event. */
+static int parks_traced(void)
 {
 	static char buf[1 << 20];
 	int fd = open(TRACEFS "trace", O_RDONLY | O_CLOEXEC);
@@ -81,21 +78,9 @@ static int parks_traced_by(bool by_workers)
 		got += n;
 	close(fd);
 	buf[got] = '\0';
-	for (p = buf; (p = strstr(p, "async_syscall_pagewait:")); p++) {
-		char *line = p;
-
-		while (line > buf && line[-1] != '\n')
-			line--;
-		if (by_workers || !strstr(line, "async-wrk-") ||
-		    strstr(line, "async-wrk-") > p)
-			count++;
-	}
+	for (p = buf; (p = strstr(p, "async_syscall_pagewait:")); p++)
+		count++;
 	return count;
-}
-
-static int parks_traced(void)
-{
-	return parks_traced_by(true);
 }
 
 /* Workers of this process in state D: waiting for a page, here. */
@@ -248,39 +233,6 @@ TEST_F(pagewait, cold_reads_hold_no_worker)
 	ASSERT_EQ(0, most_d) TH_LOG("a worker waited for a page itself");
 	if (self->traced)
 		ASSERT_LE(1, parks_traced());
-}
-
-/*
- * Once the pool has a worker, the submitter arms the waits of its misses
- * itself, as io_uring does, and wakes no worker until the pages are in.
- */
-TEST_F(pagewait, submitter_arms_its_misses)
-{
-	int i;
-
-	if (!self->traced)
-		SKIP(return, "no async_syscall_pagewait event in tracefs");
-	/* A first read, on a worker, leaves one. */
-	prep_block_read(self, NR - 1, LEN);
-	ASSERT_EQ(1, async_submit(&self->e[NR - 1], 1, ASYNC_SUBMIT_WAIT));
-	ASSERT_EQ(LEN, self->e[NR - 1].result);
-	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
-
-	for (i = 0; i < NR - 1; i++) {
-		async_prep_pread(&self->e[i], self->devfd,
-				 self->buf + i * STRIDE, LEN, (off_t)i * STRIDE);
-		poison(&self->e[i]);
-	}
-	ASSERT_EQ(NR - 1, async_submit(self->e, NR - 1, 0));
-	ASSERT_EQ(0, wait_all_done(self->e, NR - 1, WAIT_TIMEOUT_S));
-	for (i = 0; i < NR - 1; i++) {
-		ASSERT_EQ(LEN, self->e[i].result) TH_LOG("read %d", i);
-		ASSERT_TRUE(check(self->buf + i * STRIDE, LEN,
-				  (unsigned long long)i * STRIDE));
-	}
-	TH_LOG("%d parks, %d of them by the submitter", parks_traced(),
-	       parks_traced_by(false));
-	ASSERT_LE(1, parks_traced_by(false));
 }
 
 /*
