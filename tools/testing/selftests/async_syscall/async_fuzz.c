@@ -2275,7 +2275,8 @@ static void check_result(const struct slot *s, unsigned int i)
 	uint64_t size;
 	bool ok = true;
 
-	if (res < -4095 || (res <= -512 && res >= -516))
+	/* The kernel's own: restarts, and a read that parked (EIOCBQUEUED). */
+	if (res < -4095 || (res <= -512 && res >= -516) || res == -529)
 		fail_entry(s, i, "result %lld is no errno\n", (long long)res);
 	if (res == -ECANCELED || res == -EINTR) {
 		if (!__atomic_load_n(&s->meta[i].touched, __ATOMIC_ACQUIRE))
