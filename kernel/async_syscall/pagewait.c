@@ -111,6 +111,17 @@ static void async_pagewait_free(struct async_pagewait *pw)
 }
 
 /*
+ * Whether a worker of @pool may leave a read parked: not at the pool's
+ * bound, where no worker could be made to take it back if the others
+ * block, and the read would wait behind them.  A look without the lock:
+ * the bound is a limit on threads, not a promise.
+ */
+static bool async_pagewait_may_park(struct async_pool *pool)
+{
+	return data_race(pool->nr_workers) < pool->ctx->max_workers;
+}
+
+/*
  * Reads on from where @pw stopped.  Returns the read's result, or
  * -EIOCBQUEUED once it waits for a page, its wake armed.
  */
@@ -126,6 +137,12 @@ static long async_pagewait_read(struct async_pagewait *pw)
 		iov_iter_ubuf(&iter, ITER_DEST,
 			      u64_to_user_ptr(pw->args[1]) + pw->done,
 			      pw->count - pw->done);
+		if (!async_pagewait_may_park(pw->pool)) {
+			/* As the system call: the worker waits itself. */
+			pw->kiocb.ki_flags = flags;
+			ret = file->f_op->read_iter(&pw->kiocb, &iter);
+			goto read;
+		}
 		/* The read itself sets IOCB_NOWAIT once it has read some. */
 		pw->kiocb.ki_flags = flags | IOCB_WAITQ;
 		atomic_inc(&ctx->nr_pagewaits);
@@ -138,6 +155,7 @@ static long async_pagewait_read(struct async_pagewait *pw)
 			pw->kiocb.ki_flags = flags;
 			ret = file->f_op->read_iter(&pw->kiocb, &iter);
 		}
+read:
 		if (ret <= 0)
 			return pw->done ?: ret;
 		pw->done += ret;
@@ -310,6 +328,8 @@ bool async_pagewait_park(struct async_worker *w, struct async_req *first,
 	struct async_ctx *ctx = pool->ctx;
 	struct async_req *req = pw->req;
 
+	/* The mark is no argument reference. */
+	BUILD_BUG_ON(ASYNC_REQ_PARKED < BIT(ASYNC_NR_ARGS));
 	for (;;) {
 		spin_lock(&ctx->lock);
 		if (!pw->woken)

@@ -351,9 +351,9 @@ int async_worker_fn(void *data)
 			continue;
 		}
 		/* An idle worker is the spare of those that run the queue. */
-		/* The last stays for the parked chains, to take them again. */
+		/* The last idle one stays for the parked chains to come back. */
 		if ((timed_out || pool->retired) && !pool->pins &&
-		    (!pool->nr_parked || pool->nr_workers > 1) &&
+		    (!pool->nr_parked || !list_empty(&pool->idle)) &&
 		    list_empty(&pool->queue) && list_empty(&pool->works))
 			break;
 

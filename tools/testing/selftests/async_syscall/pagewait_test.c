@@ -12,6 +12,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -239,7 +240,9 @@ TEST_F(pagewait, cold_reads_hold_no_worker)
  * A parked read comes back to the queue: a worker that then blocks, in a
  * read of an empty pipe here, leaves another to take it.
  */
-TEST_F(pagewait, parked_read_not_held_up)
+static void parked_read_not_held_up(struct __test_metadata *_metadata,
+				    struct _test_data_pagewait *self,
+				    bool retire)
 {
 	char c = 'x';
 	int p[2];
@@ -253,6 +256,14 @@ TEST_F(pagewait, parked_read_not_held_up)
 	async_prep_read(&self->e[1], p[0], &c, 1);
 	poison(&self->e[1]);
 	ASSERT_EQ(1, async_submit(&self->e[1], 1, 0));
+	if (retire) {
+		/* A new pool: the old one's idle workers go at once. */
+		ASSERT_EQ(0, unshare(CLONE_FS));
+		async_prep_pread(&self->e[2], self->devfd, self->buf, 0, 0);
+		self->e[2].flags = ASYNC_SYSCALL_FORCE_ASYNC;
+		ASSERT_EQ(1, async_submit(&self->e[2], 1, ASYNC_SUBMIT_WAIT))
+			TH_LOG("async_submit: %s", strerror(errno));
+	}
 
 	EXPECT_EQ(0, wait_done(&self->e[0], WAIT_TIMEOUT_S))
 		TH_LOG("the read waited for the pipe's");
@@ -262,6 +273,17 @@ TEST_F(pagewait, parked_read_not_held_up)
 	ASSERT_TRUE(check(self->buf, LEN, 0));
 	close(p[0]);
 	close(p[1]);
+}
+
+TEST_F(pagewait, parked_read_not_held_up)
+{
+	parked_read_not_held_up(_metadata, self, false);
+}
+
+/* Also once the pool is retired, which lets its idle workers go. */
+TEST_F(pagewait, parked_read_not_held_up_in_retired_pool)
+{
+	parked_read_not_held_up(_metadata, self, true);
 }
 
 /*
