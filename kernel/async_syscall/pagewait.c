@@ -113,11 +113,11 @@ static void async_pagewait_free(struct async_pagewait *pw)
 /*
  * Whether a worker of @pool may leave a read parked: not at the pool's
  * bound, where no worker could be made to take it back if the others
- * block, and the read would wait behind them.  A look without the lock:
- * the bound is a limit on threads, not a promise.
+ * block, and the read would wait behind them.
  */
 static bool async_pagewait_may_park(struct async_pool *pool)
 {
+	/* Without the lock: the bound is a limit on threads, not a promise. */
 	return data_race(pool->nr_workers) < pool->ctx->max_workers;
 }
 
@@ -329,7 +329,7 @@ bool async_pagewait_park(struct async_worker *w, struct async_req *first,
 	struct async_req *req = pw->req;
 
 	/* The mark is no argument reference. */
-	BUILD_BUG_ON(ASYNC_REQ_PARKED < BIT(ASYNC_NR_ARGS));
+	BUILD_BUG_ON(ASYNC_REQ_PARKED & GENMASK(ASYNC_NR_ARGS - 1, 0));
 	for (;;) {
 		spin_lock(&ctx->lock);
 		if (!pw->woken)
