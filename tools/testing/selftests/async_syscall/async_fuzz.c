@@ -125,6 +125,8 @@
  */
 #define OWN_TOP		8
 #define NOWN		5
+/* The file whose pages the fuzzer drops (make_cold_file()). */
+#define COLD_SIZE	(256 * 1024)
 #define VICTIM_TOP	24
 #define NVICTIMS	8
 #define CR_FIRST_TOP	40
@@ -821,6 +823,8 @@ static uint64_t ptr_or_bad(void *good)
 /* --- Descriptors and names ------------------------------------------------ */
 
 static int pool[32], npool, dirfd_, subfd;
+/* A file whose pages it drops now and then: reads of it miss the cache. */
+static int cold_fd = -1;
 
 static const char *const names[] = {
 	"a", "b", "c", "dd", "e", "f", "sk", "new", "", ".", "zz",
@@ -875,6 +879,28 @@ static void make_file(const char *name, int flags, size_t size)
 		close(fd);
 	}
 	pool_add(open(name, flags | O_CLOEXEC));
+}
+
+/*
+ * A read-only file of COLD_SIZE bytes, written back, so that its pages
+ * can be dropped: a read of it then waits for the disk, or parks.
+ */
+static void make_cold_file(const char *name)
+{
+	char buf[4096];
+	int fd, i;
+
+	cold_fd = -1;
+	fd = open(name, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	memset(buf, name[0], sizeof(buf));
+	for (i = 0; i < COLD_SIZE / (int)sizeof(buf); i++)
+		write(fd, buf, sizeof(buf));
+	fsync(fd);
+	close(fd);
+	cold_fd = open(name, O_RDONLY | O_CLOEXEC);
+	pool_add(cold_fd);
 }
 
 /* The top of the descriptor table, where top_fd() counts from. */
@@ -976,6 +1002,7 @@ static void build_pool(void)
 	make_file("c", O_RDWR, 0);
 	make_file("e", O_RDONLY, 4096);
 	make_file("f", O_WRONLY | O_APPEND, 10);
+	make_cold_file("g");
 	pool_add(open("/dev/null", O_RDWR | O_CLOEXEC));
 	fd = memfd_create("async_fuzz", MFD_CLOEXEC);
 	if (fd >= 0 && ftruncate(fd, 8192) == 0)
@@ -2514,6 +2541,9 @@ static void act_submit(void)
 	long ret;
 	int err, bad = -1;
 
+	/* A closed or reused number only fails here, or drops another's. */
+	if (cold_fd >= 0 && chance(20))
+		posix_fadvise(cold_fd, 0, 0, POSIX_FADV_DONTNEED);
 	n = chance(70) ? 1 + rnd(4) : 1 + rnd(MAX_N);
 	build(s, n, chance(75) ? sizeof(struct async_syscall) : PICK(sizes));
 	switch (rnd(20)) {
