@@ -137,12 +137,14 @@ static inline ssize_t read_small(const char *path, char *buf, size_t size)
 
 /*
  * The threads of process @pid whose name is "async-wrk-<@owner>": how many
- * there are, and in *@blocked how many of them sleep interruptibly inside
- * system call @nr (-1: any).  A worker sets the system call number in its
- * registers before it runs an entry, so /proc shows which call it is in.
- * Returns -1 if @pid has no /proc directory.
+ * there are, and in *@blocked how many of them are in @state ('S': asleep
+ * interruptibly, 'D': uninterruptibly) inside system call @nr (-1: any).
+ * A worker sets the system call number in its registers before it runs an
+ * entry, so /proc shows which call it is in.  Returns -1 if @pid has no
+ * /proc directory.
  */
-static inline int scan_workers(pid_t pid, pid_t owner, long nr, int *blocked)
+static inline int scan_workers_in(pid_t pid, pid_t owner, long nr, char state,
+				  int *blocked)
 {
 	char want[16], path[300], buf[512], *p;
 	struct dirent *d;
@@ -171,7 +173,7 @@ static inline int scan_workers(pid_t pid, pid_t owner, long nr, int *blocked)
 		if (read_small(path, buf, sizeof(buf)) <= 0)
 			continue;
 		p = strrchr(buf, ')');
-		if (!p || p[1] != ' ' || p[2] != 'S')
+		if (!p || p[1] != ' ' || p[2] != state)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%s/syscall", pid,
 			 d->d_name);
@@ -184,6 +186,11 @@ static inline int scan_workers(pid_t pid, pid_t owner, long nr, int *blocked)
 	if (blocked)
 		*blocked = b;
 	return n;
+}
+
+static inline int scan_workers(pid_t pid, pid_t owner, long nr, int *blocked)
+{
+	return scan_workers_in(pid, owner, nr, 'S', blocked);
 }
 
 /* Writes @value to a tracefs, procfs or sysfs file: 0 or -errno. */

@@ -87,35 +87,11 @@ static int parks_traced(void)
 /* Workers of this process in state D: waiting for a page, here. */
 static int workers_in_d(void)
 {
-	char want[16], path[300], buf[512], *p;
-	struct dirent *d;
-	DIR *dir;
-	int n = 0;
+	int d;
 
-	snprintf(want, sizeof(want), "async-wrk-%d", getpid());
-	dir = opendir("/proc/self/task");
-	if (!dir)
+	if (scan_workers_in(getpid(), getpid(), -1, 'D', &d) < 0)
 		return -1;
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm",
-			 d->d_name);
-		if (read_small(path, buf, sizeof(buf)) <= 0)
-			continue;
-		buf[strcspn(buf, "\n")] = '\0';
-		if (strcmp(buf, want))
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/stat",
-			 d->d_name);
-		if (read_small(path, buf, sizeof(buf)) <= 0)
-			continue;
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'D')
-			n++;
-	}
-	closedir(dir);
-	return n;
+	return d;
 }
 
 /* Waits until the trace shows @want parks: 0, or -ETIMEDOUT. */
