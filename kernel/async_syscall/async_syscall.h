@@ -13,6 +13,7 @@
 #include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/tracepoint-defs.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -562,6 +563,21 @@ long async_enter_syscall(unsigned int nr, const u64 *args,
 			 long (*issue)(const u64 *args));
 void async_trace_syscall(unsigned int nr, const u64 *args, const long *ret);
 long async_call_inline(unsigned int nr, const u64 *args);
+
+DECLARE_TRACEPOINT(sys_enter);
+DECLARE_TRACEPOINT(sys_exit);
+
+/*
+ * An entry that did not go through async_enter_syscall(), to the
+ * raw_syscalls tracepoints: async_trace_syscall() copies the registers,
+ * so only while one is on.
+ */
+static __always_inline void async_trace_entry(u32 nr, const u64 *args,
+					      const long *ret)
+{
+	if (tracepoint_enabled(sys_enter) || tracepoint_enabled(sys_exit))
+		async_trace_syscall(nr, args, ret);
+}
 
 /* timer.c: sleeps that hold no thread */
 int async_sleep_nanosleep(const u64 *args, struct async_sleep *sleep);

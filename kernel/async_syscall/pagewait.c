@@ -18,8 +18,9 @@
  *
  * A cancel does not stop a read that waits for its pages, as it does not
  * stop one that runs: the read ends once they are in.  The last thread to
- * exit, and exec, wait for the reads still waiting, then complete those
- * no worker is left to take with -ECANCELED, while the mm is there.
+ * exit, and exec, take back the waits still armed, so that a device that
+ * never completes does not hold them, and complete the reads no worker is
+ * left to take with -ECANCELED, while the mm is there.
  */
 
 #include <linux/file.h>
@@ -29,7 +30,6 @@
 #include <linux/sched/wake_q.h>
 #include <linux/sched/xacct.h>
 #include <linux/slab.h>
-#include <linux/tracepoint-defs.h>
 #include <linux/uio.h>
 #include <linux/wait_bit.h>
 
@@ -37,9 +37,6 @@
 #include "async_syscall.h"
 
 #include <trace/events/async_syscall.h>
-
-DECLARE_TRACEPOINT(sys_enter);
-DECLARE_TRACEPOINT(sys_exit);
 
 /**
  * struct async_pagewait - a read that waits for a page without a thread
@@ -226,20 +223,6 @@ out_put:
 	return NULL;
 }
 
-/* Accounts the read as vfs_read() does, once for the whole read. */
-static long async_pagewait_finish(struct async_pagewait *pw, long res)
-{
-	if (pw->done)
-		res = pw->done;
-	if (res > 0) {
-		fsnotify_access(pw->kiocb.ki_filp);
-		add_rchar(current, res);
-	}
-	inc_syscr(current);
-	async_pagewait_free(pw);
-	return res;
-}
-
 /**
  * async_pagewait_start() - start a pread64() that waits for no page
  * @w: The worker, which keeps the read in @w->pagewait if it waits.
@@ -259,9 +242,7 @@ bool async_pagewait_start(struct async_worker *w, struct async_batch *batch,
 	if (!pw) {
 		if (*res == -EAGAIN)
 			return false;
-		if (tracepoint_enabled(sys_enter) ||
-		    tracepoint_enabled(sys_exit))
-			async_trace_syscall(async_req_nr(req), args, res);
+		async_trace_entry(async_req_nr(req), args, res);
 		return true;
 	}
 	pw->pool = w->pool;
@@ -301,9 +282,14 @@ long async_pagewait_end(struct async_worker *w, long res)
 	w->pagewait = NULL;
 	if (pw->done)
 		res = pw->done;
-	if (tracepoint_enabled(sys_enter) || tracepoint_enabled(sys_exit))
-		async_trace_syscall(async_req_nr(pw->req), pw->args, &res);
-	return async_pagewait_finish(pw, res);
+	if (res > 0) {
+		fsnotify_access(pw->kiocb.ki_filp);
+		add_rchar(current, res);
+	}
+	inc_syscr(current);
+	async_trace_entry(async_req_nr(pw->req), pw->args, &res);
+	async_pagewait_free(pw);
+	return res;
 }
 
 /**

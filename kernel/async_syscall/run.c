@@ -15,7 +15,6 @@
 #include <linux/nospec.h>
 #include <linux/sched/signal.h>
 #include <linux/timekeeping.h>
-#include <linux/tracepoint-defs.h>
 
 #include "async_syscall.h"
 
@@ -36,17 +35,6 @@ static __always_inline void async_resolve_args(struct async_batch *batch,
 		args[n] = req->arg_refs & BIT(n) ?
 			  batch->reqs[ref].result : req->args[n];
 	}
-}
-
-DECLARE_TRACEPOINT(sys_enter);
-DECLARE_TRACEPOINT(sys_exit);
-
-/* async_trace_syscall() copies the registers: only for a tracepoint. */
-static __always_inline void async_trace_inline(u32 nr, const u64 *args,
-					       const long *ret)
-{
-	if (tracepoint_enabled(sys_enter) || tracepoint_enabled(sys_exit))
-		async_trace_syscall(nr, args, ret);
 }
 
 /*
@@ -95,7 +83,7 @@ async_issue_inline(struct async_batch *batch, struct async_req *req,
 		if (!ret) {
 			if (!async_sleep_prepare(batch, req, &sleep))
 				return false;
-			async_trace_inline(nr, args, NULL);
+			async_trace_entry(nr, args, NULL);
 			return true;
 		}
 		goto done;
@@ -113,7 +101,7 @@ async_issue_inline(struct async_batch *batch, struct async_req *req,
 	if (ret == -EAGAIN)
 		return false;
 done:
-	async_trace_inline(nr, args, &ret);
+	async_trace_entry(nr, args, &ret);
 	*res = ret;
 	return true;
 }
