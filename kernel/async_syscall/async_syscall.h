@@ -189,6 +189,8 @@ async_req_def(const struct async_req *req)
  * @uentries: The user's array, where results and done words go.
  * @pinned: @cred, @mm and @seccomp are held: something outlives
  *	async_submit().
+ * @on_stack: It is on the submitter's stack: async_batch_keep() moves it
+ *	before any of it may outlive async_submit().
  * @audited: Audit collected system call records for the submitter when
  *	it made the call: async_audited().
  * @cred: Credentials of the submitter, taken by async_batch_pin(), NULL
@@ -227,6 +229,7 @@ struct async_batch {
 	bool				shared;
 	bool				sharing;
 	bool				pinned;
+	bool				on_stack;
 	bool				audited;
 	size_t				entry_size;
 	void __user			*uentries;

@@ -24,12 +24,17 @@
  *	async_submit(): chains queued or shared, timers armed.
  *
  * A batch that the submitter runs to the end needs none of it: the
- * submitter's own creds, mm and seccomp filters stay for the call.
+ * submitter's own creds, mm and seccomp filters stay for the call, and
+ * nothing lists it or waits for it.
  */
 void async_batch_pin(struct async_batch *batch)
 {
 	if (batch->pinned)
 		return;
+	WARN_ON_ONCE(batch->on_stack);
+	INIT_LIST_HEAD(&batch->node);
+	init_completion(&batch->all_done);
+	batch->wait_id = 0;
 	batch->pinned = true;
 	batch->cred = get_current_cred();
 	mmgrab(batch->mm);

@@ -288,16 +288,18 @@ static bool async_pace_slow(struct async_pace *pace, unsigned int i, u64 *now)
 
 /*
  * Whether the chains of @batch from @next on could go to another CPU now:
- * it has no sleeps on timers, whose set-up assumes the submitter runs it
- * alone, and an idle worker has an idle CPU to run on.  On one CPU, or
- * with every CPU busy, a worker would only take time from the submitter.
+ * it is not on the submitter's stack, it has no sleeps on timers, whose
+ * set-up assumes the submitter runs it alone, and an idle worker has an
+ * idle CPU to run on.  On one CPU, or with every CPU busy, a worker would
+ * only take time from the submitter.
  */
 static bool async_share_possible(struct async_batch *batch,
 				 struct async_pool *pool, unsigned int next)
 {
 	unsigned int this_cpu, cpu;
 
-	if (batch->nr_timed || next + batch->reqs[next].chain_len >= batch->nr)
+	if (batch->on_stack || batch->nr_timed ||
+	    next + batch->reqs[next].chain_len >= batch->nr)
 		return false;
 	/* Looked at again under the lock by async_share(). */
 	if (data_race(list_empty(&pool->idle)))

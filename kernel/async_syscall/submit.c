@@ -226,12 +226,38 @@ void async_batch_free(struct async_batch *batch)
 }
 
 /*
- * Reads and checks the entries.  *@writable tells whether the copy also
- * proved every done word and result writable.
+ * A batch of up to this many entries starts on the submitter's stack: a
+ * small call mostly completes there, and then allocates nothing.
  */
-static struct async_batch *async_read_batch(void __user *uentries,
-					    unsigned int nr, size_t size,
-					    bool *writable)
+#define ASYNC_STACK_ENTRIES	4
+
+/*
+ * Moves @batch from the stack to the heap, before anything of it may
+ * outlive the call.  Its lists and completion are not set up yet.
+ */
+static struct async_batch *async_batch_move(struct async_batch *batch,
+					    gfp_t gfp)
+{
+	size_t size = struct_size(batch, reqs, batch->nr);
+	struct async_batch *heap;
+
+	if (!batch->on_stack)
+		return batch;
+	heap = kmalloc(size, gfp);
+	if (heap) {
+		memcpy(heap, batch, size);
+		heap->on_stack = false;
+	}
+	return heap;
+}
+
+/*
+ * Reads and checks the entries into @batch, which has room for @nr.
+ * *@writable tells whether the copy also proved every done word and result
+ * writable.
+ */
+static int async_read_batch(struct async_batch *batch, void __user *uentries,
+			    unsigned int nr, size_t size, bool *writable)
 {
 	unsigned int i, slot, copied = 0, chain_start = 0;
 	/* Not page-aligned: no page is proven yet. */
@@ -240,12 +266,8 @@ static struct async_batch *async_read_batch(void __user *uentries,
 	struct async_entry_head heads[ASYNC_READ_RUN] __uninitialized;
 	struct async_entry_head *h;
 	const struct async_op_def *def;
-	struct async_batch *batch;
 	int ret;
 
-	batch = async_batch_alloc(nr);
-	if (!batch)
-		return ERR_PTR(-ENOMEM);
 	batch->nr = nr;
 	batch->nr_timed = 0;
 	*writable = arch_async_store_proves_done();
@@ -270,7 +292,7 @@ static struct async_batch *async_read_batch(void __user *uentries,
 			ret = PTR_ERR(def);
 			if (ret != -EFAULT)
 				async_report(uentries, i, size, ret);
-			goto fail;
+			return ret;
 		}
 		/* Field by field: zeroing it first costs a string store per entry. */
 		req->op = async_req_op(h->nr);
@@ -287,10 +309,7 @@ static struct async_batch *async_read_batch(void __user *uentries,
 			chain_start = i + 1;
 		}
 	}
-	return batch;
-fail:
-	async_batch_free(batch);
-	return ERR_PTR(ret);
+	return 0;
 }
 
 /**
@@ -421,6 +440,8 @@ static bool async_batch_clocked(const struct async_batch *batch)
 long async_submit(void __user *uentries, unsigned int nr, size_t size,
 		  unsigned int flags)
 {
+	__DEFINE_FLEX(struct async_batch, stack_batch, reqs, ASYNC_STACK_ENTRIES,
+		      __uninitialized);
 	struct async_batch *batch;
 	struct async_pool *pool;
 	struct async_ctx *ctx;
@@ -434,9 +455,26 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	ctx = async_ctx_get();
 	if (!ctx)
 		return -ENOMEM;
-	batch = async_read_batch(uentries, nr, size, &writable);
-	if (IS_ERR(batch))
-		return PTR_ERR(batch);
+	/* Entries audited on workers would only move it at once. */
+	if (nr <= ASYNC_STACK_ENTRIES && !audited)
+		batch = stack_batch;
+	else
+		batch = async_batch_alloc(nr);
+	if (!batch)
+		return -ENOMEM;
+	batch->on_stack = batch == stack_batch;
+	ret = async_read_batch(batch, uentries, nr, size, &writable);
+	/* A timer points at its batch from the start. */
+	if (!ret && batch->nr_timed) {
+		batch = async_batch_move(batch, GFP_KERNEL_ACCOUNT);
+		if (!batch)
+			return -ENOMEM;
+	}
+	if (ret) {
+		if (!batch->on_stack)
+			async_batch_free(batch);
+		return ret;
+	}
 	batch->entry_size = size;
 	batch->uentries = uentries;
 	/* Referenced by async_batch_pin(); the timers' pins count in it. */
@@ -472,9 +510,6 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->ctx = ctx;
 	batch->seccomp = seccomp_filter_current();
 	batch->ip = instruction_pointer(current_pt_regs());
-	init_completion(&batch->all_done);
-	batch->wait_id = 0;
-	INIT_LIST_HEAD(&batch->node);
 	batch->audited = audited;
 	batch->submit_ns = async_batch_clocked(batch) ? ktime_get_ns() : 0;
 	if (trace_async_syscall_submit_enabled()) {
@@ -491,6 +526,9 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->sharing = false;
 	punted = async_run_inline(batch, pool, audited, &nr_blocking);
 	if (punted >= 0 && punted + batch->nr_armed) {
+		/* Entries ran: the call may no longer fail. */
+		batch = async_batch_move(batch,
+					 GFP_KERNEL_ACCOUNT | __GFP_NOFAIL);
 		/* The chains hold a reference until the last is done. */
 		async_batch_pin(batch);
 		refcount_inc(&batch->refs);
@@ -510,7 +548,10 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	    (batch->shared || punted + batch->nr_armed) &&
 	    wait_for_completion_interruptible(&batch->all_done))
 		ret = async_wait_interrupted(batch, nr);
-	async_batch_put(batch);
+	if (batch->on_stack)
+		atomic_sub(nr, &ctx->held);
+	else
+		async_batch_put(batch);
 	return ret;
 
 out_pinned:
@@ -519,6 +560,7 @@ out_charged:
 	atomic_sub(nr, &ctx->inflight);
 	atomic_sub(nr, &ctx->held);
 	async_free_timers(batch);
-	async_batch_free(batch);
+	if (!batch->on_stack)
+		async_batch_free(batch);
 	return ret;
 }
