@@ -4,10 +4,12 @@
 
 #include <linux/errno.h>
 #include <linux/list.h>
+#include <linux/llist.h>
 #include <linux/sched/signal.h>
 #include <linux/types.h>
 
 struct async_ctx;
+struct async_pool;
 struct async_work;
 struct cred;
 
@@ -16,36 +18,53 @@ struct cred;
  * @run: Runs the work on a worker of the thread that queued it, with the
  *	credentials it was queued with, and returns its result.  A restart
  *	code makes the engine call it again, so it must have consumed nothing
- *	then.  Not called if the work was cancelled before it started.
+ *	then.  With @unwait, -EIOCBQUEUED parks the work: @run armed a wait
+ *	whose callback calls async_work_wake(), and no worker is held until
+ *	then; @run is called again once a worker takes the woken work.  Not
+ *	called if the work was cancelled before it started or while parked.
  * @complete: Called once for every queued work, with the result of @run,
  *	-EINTR if a cancel or a fatal signal interrupted it, or -ECANCELED if
- *	it never ran.  The engine does not touch the work afterwards.
+ *	it never ran or was cancelled while parked.  The engine does not touch
+ *	the work afterwards.
+ * @unwait: For work that parks: takes back the wait @run armed, and
+ *	returns true if its callback will not run.  Called when the process
+ *	exits or execs while the work is parked.
  */
 struct async_work_ops {
 	long	(*run)(struct async_work *work);
 	void	(*complete)(struct async_work *work, long res);
+	bool	(*unwait)(struct async_work *work);
 };
 
 /**
  * struct async_work - one operation handed to the async_submit() workers
  *	from inside the kernel
  * @ops: What to run, and how to report it.
- * @node: Link in the queue of the pool it was handed to.
+ * @node: Link in the queue of the pool it was handed to, or in the
+ *	process's parked work.
+ * @woken_node: Link in the process's woken work, from async_work_wake().
+ * @pool: The pool whose worker runs it, once one has taken it.
  * @cred: Credentials of the thread that queued it.
  * @pkey_rights: Protection-key rights of the thread that queued it, which
  *	its user memory accesses use; see arch_async_pkey_rights().
  * @runner: The worker running it, or NULL.
  * @cancelled: async_work_cancel() was called.
+ * @parked: It waits for async_work_wake(), with no worker.
+ * @woken: The wake came before its worker parked it: it runs on.
  *
  * Set up with async_work_init(); the other fields are the engine's.
  */
 struct async_work {
 	const struct async_work_ops	*ops;
 	struct list_head		node;
+	struct llist_node		woken_node;
+	struct async_pool		*pool;
 	const struct cred		*cred;
 	u64				pkey_rights;
 	struct task_struct		*runner;
 	bool				cancelled;
+	bool				parked;
+	bool				woken;
 };
 
 static inline void async_work_init(struct async_work *work,
@@ -55,8 +74,11 @@ static inline void async_work_init(struct async_work *work,
 	INIT_LIST_HEAD(&work->node);
 	work->cred = NULL;
 	work->pkey_rights = 0;
+	work->pool = NULL;
 	work->runner = NULL;
 	work->cancelled = false;
+	work->parked = false;
+	work->woken = false;
 }
 
 #ifdef CONFIG_ASYNC_SYSCALL
@@ -64,6 +86,7 @@ void __async_syscall_free(struct async_ctx *ctx);
 void __async_syscall_stop_sleeps(struct async_ctx *ctx);
 int async_work_queue(struct async_work *work);
 void async_work_cancel(struct async_work *work);
+void async_work_wake(struct async_work *work);
 
 /*
  * Called by the last thread of a process to exit, and by exec once the
@@ -88,6 +111,10 @@ static inline int async_work_queue(struct async_work *work)
 }
 
 static inline void async_work_cancel(struct async_work *work)
+{
+}
+
+static inline void async_work_wake(struct async_work *work)
 {
 }
 

@@ -275,11 +275,14 @@ async_req_uentry(const struct async_batch *batch, const struct async_req *req)
  * @fired: Timers that fired, for @fire_work.
  * @fire_work: Completes the entries of @fired.
  * @parked: Reads of parked chains, until a worker takes the chain again.
- * @nr_pagewaits: Reads waiting for a page, until @woken_work is done with
- *	their wake.
+ * @parked_works: Parked &struct async_work, until woken.
+ * @nr_pagewaits: Reads waiting for a page, and work that may be waiting
+ *	for its wake, until @woken_work is done with their wake.
  * @woken: Reads whose page was unlocked, for @woken_work.
+ * @woken_works: &struct async_work woken by async_work_wake(), for
+ *	@woken_work.
  * @stranded: Woken reads of parked chains that no worker was left to take.
- * @woken_work: Queues the chains of @woken again.
+ * @woken_work: Queues the chains of @woken, and @woken_works, again.
  */
 struct async_ctx {
 	spinlock_t		lock;	/* guards all but @inflight, @held */
@@ -294,8 +297,10 @@ struct async_ctx {
 	struct llist_head	fired;
 	struct work_struct	fire_work;
 	struct list_head	parked;
+	struct list_head	parked_works;
 	atomic_t		nr_pagewaits;
 	struct llist_head	woken;
+	struct llist_head	woken_works;
 	struct llist_head	stranded;
 	struct work_struct	woken_work;
 };
@@ -321,8 +326,8 @@ struct async_ctx {
  * @nr_waking: Workers woken or created that have not looked at @queue yet.
  * @nr_running: Workers that run work and are not asleep in it.
  * @pins: Submitters between async_pool_get() and async_pool_unpin().
- * @nr_parked: Chains parked at a read that waits for a page, which a
- *	worker must be left to take again.
+ * @nr_parked: Chains parked at a read that waits for a page, and parked
+ *	work, which a worker must be left to take again.
  * @refs: @nr_workers plus @pins plus @nr_parked; the pool is freed at
  *	zero.
  * @retired: @owner has moved to another context; idle workers exit.
@@ -612,6 +617,13 @@ void __async_pagewait_forget(struct async_batch *batch,
 void async_pagewait_forget(struct async_batch *batch,
 			   struct async_req *first);
 void async_pagewaits_stop(struct async_ctx *ctx);
+struct async_pool *async_work_requeue(struct async_work *work,
+				      struct async_orphans *orphans,
+				      struct wake_q_head *wake_q);
+void async_works_woken(struct async_ctx *ctx, struct async_orphans *orphans,
+		       struct wake_q_head *wake_q);
+void async_works_unwait(struct async_ctx *ctx, struct async_orphans *orphans,
+			struct wake_q_head *wake_q);
 void async_ctx_init_pagewaits(struct async_ctx *ctx);
 
 /* nowait.c: what the submitter runs itself, without blocking */

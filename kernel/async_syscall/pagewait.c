@@ -23,6 +23,7 @@
  * left to take with -ECANCELED, while the mm is there.
  */
 
+#include <linux/async_syscall.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/fsnotify.h>
@@ -446,8 +447,9 @@ static void async_pagewaits_woken(struct work_struct *work)
 		if (atomic_dec_and_test(&ctx->nr_pagewaits))
 			wake_up_var(&ctx->nr_pagewaits);
 	}
+	async_works_woken(ctx, &orphans, &wake_q);
 	wake_up_q(&wake_q);
-	/* None: each pool had a worker under the lock. */
+	/* Only work: a chain is queued again only where a worker is. */
 	async_cancel_orphans(&orphans);
 }
 
@@ -457,18 +459,20 @@ static void async_pagewaits_woken(struct work_struct *work)
  *
  * Called with no worker left, by the last thread to exit and by exec, in
  * the entries' mm: takes back the waits still armed, waits for the wakes
- * that came first, and completes with -ECANCELED the chains that no
- * worker is left to take.
+ * that came first, and completes with -ECANCELED the chains and the
+ * parked work that no worker is left to take.
  */
 void async_pagewaits_stop(struct async_ctx *ctx)
 {
 	struct async_pool *pool, *dead, *next_pool;
 	struct async_pagewait *pw, *next;
+	struct async_work *work, *next_work;
 	struct async_orphans orphans;
 	struct llist_node *stranded;
 	LIST_HEAD(dead_pools);
 	DEFINE_WAKE_Q(wake_q);
 
+	async_orphans_init(&orphans);
 	/* A device may never end their reads: none is waited for. */
 	spin_lock(&ctx->lock);
 	list_for_each_entry(pw, &ctx->parked, node) {
@@ -477,12 +481,20 @@ void async_pagewaits_stop(struct async_ctx *ctx)
 			atomic_dec(&ctx->nr_pagewaits);
 		}
 	}
+	list_for_each_entry_safe(work, next_work, &ctx->parked_works, node) {
+		if (!work->ops->unwait(work))
+			continue;
+		atomic_dec(&ctx->nr_pagewaits);
+		/* No worker: it goes to @orphans, and its pool may go. */
+		dead = async_work_requeue(work, &orphans, &wake_q);
+		if (dead)
+			list_add(&dead->node, &dead_pools);
+	}
 	spin_unlock(&ctx->lock);
 	/* Wakes that came first: only the kworker's part is left. */
 	wait_var_event(&ctx->nr_pagewaits, !atomic_read(&ctx->nr_pagewaits));
 	flush_work(&ctx->woken_work);
 	stranded = llist_del_all(&ctx->stranded);
-	async_orphans_init(&orphans);
 	/* All queued before any is cancelled, which takes a batch's all. */
 	spin_lock(&ctx->lock);
 	llist_for_each_entry_safe(pw, next, stranded, woken_node) {
@@ -501,8 +513,10 @@ void async_pagewaits_stop(struct async_ctx *ctx)
 void async_ctx_init_pagewaits(struct async_ctx *ctx)
 {
 	INIT_LIST_HEAD(&ctx->parked);
+	INIT_LIST_HEAD(&ctx->parked_works);
 	atomic_set(&ctx->nr_pagewaits, 0);
 	init_llist_head(&ctx->woken);
+	init_llist_head(&ctx->woken_works);
 	init_llist_head(&ctx->stranded);
 	INIT_WORK(&ctx->woken_work, async_pagewaits_woken);
 }

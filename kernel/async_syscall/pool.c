@@ -70,7 +70,7 @@ void __async_syscall_free(struct async_ctx *ctx)
 {
 	/* Empty, so it has no nodes: xa_destroy() would lock it in softirq. */
 	WARN_ON_ONCE(!list_empty(&ctx->pools) || !list_empty(&ctx->timers) ||
-		     !xa_empty(&ctx->waits));
+		     !list_empty(&ctx->parked_works) || !xa_empty(&ctx->waits));
 	kfree(ctx);
 }
 

@@ -4,18 +4,24 @@
  * &struct async_work at a time: Linux AIO's buffered I/O and fsync.
  *
  * Each work gets a worker of its own at once, idle or made for it, so
- * that it never waits behind chains or other work.
+ * that it never waits behind chains or other work.  Work that waits for
+ * an event it armed a callback for, such as a read for its pages, parks
+ * without a worker until async_work_wake(), and then runs on.
  */
 
 #include <linux/async_syscall.h>
 #include <linux/compat.h>
 #include <linux/cred.h>
 #include <linux/err.h>
+#include <linux/llist.h>
 #include <linux/rcupdate.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/wake_q.h>
+#include <linux/wait_bit.h>
+#include <linux/workqueue.h>
 
 #include "async_syscall.h"
+#include <trace/events/async_syscall.h>
 
 void async_work_done(struct async_work *work, long res)
 {
@@ -25,34 +31,83 @@ void async_work_done(struct async_work *work, long res)
 	put_cred(cred);
 }
 
+/* Calls @work's ->run(), again while it asks to be restarted. */
+static long async_work_call(struct async_worker *w, struct async_work *work)
+{
+	struct async_ctx *ctx = w->pool->ctx;
+	const struct cred *old_cred;
+	unsigned int quiet = 0;
+	long res;
+
+	old_cred = override_creds(work->cred);
+	arch_async_set_pkey_rights(work->pkey_rights);
+	/* Its wake may come before ->run() returns. */
+	if (work->ops->unwait)
+		atomic_inc(&ctx->nr_pagewaits);
+	res = work->ops->run(work);
+	while (async_restartable(res)) {
+		if (!async_may_restart(w, &work->cancelled, &quiet)) {
+			res = -EINTR;
+			break;
+		}
+		res = work->ops->run(work);
+	}
+	if (work->ops->unwait && res != -EIOCBQUEUED)
+		atomic_dec(&ctx->nr_pagewaits);
+	revert_creds(old_cred);
+	return res;
+}
+
+/*
+ * Parks @work, whose ->run() armed a wait, until async_work_wake().
+ * Returns false if the wake came first: the worker runs it on.
+ */
+static bool async_work_park(struct async_worker *w, struct async_work *work)
+{
+	struct async_pool *pool = w->pool;
+	struct async_ctx *ctx = pool->ctx;
+
+	spin_lock(&ctx->lock);
+	if (work->woken) {
+		work->woken = false;
+		spin_unlock(&ctx->lock);
+		return false;
+	}
+	list_add_tail(&work->node, &ctx->parked_works);
+	work->parked = true;
+	pool->nr_parked++;
+	pool->refs++;
+	/* Before the unlock: once woken, the work may be gone. */
+	trace_async_syscall_work_park(work->ops->run);
+	spin_unlock(&ctx->lock);
+	return true;
+}
+
 /*
  * Runs a work queued from inside the kernel.  Either the worker sees a
  * cancel before it starts, or the cancel sees the worker and interrupts it.
  */
 void async_run_work(struct async_worker *w, struct async_work *work)
 {
-	const struct cred *old_cred;
-	unsigned int quiet = 0;
-	long res = -ECANCELED;
+	bool parks = work->ops->unwait;
+	long res;
 
+	work->pool = w->pool;
 	WRITE_ONCE(work->runner, current);
 	/* Pairs with the barrier in async_work_cancel(). */
 	smp_mb();
-	if (!READ_ONCE(work->cancelled) && !w->dying &&
-	    !fatal_signal_pending(current)) {
-		old_cred = override_creds(work->cred);
-		arch_async_set_pkey_rights(work->pkey_rights);
-		res = work->ops->run(work);
-		while (async_restartable(res)) {
-			if (!async_may_restart(w, &work->cancelled, &quiet)) {
-				res = -EINTR;
-				break;
-			}
-			res = work->ops->run(work);
-		}
-		revert_creds(old_cred);
-	}
+	do {
+		res = -ECANCELED;
+		if (READ_ONCE(work->cancelled) || w->dying ||
+		    fatal_signal_pending(current))
+			break;
+		res = async_work_call(w, work);
+	} while (parks && res == -EIOCBQUEUED && !async_work_park(w, work));
 	WRITE_ONCE(work->runner, NULL);
+	if (parks && res == -EIOCBQUEUED) {
+		async_worker_clean(w);
+		return;
+	}
 	/*
 	 * Complete first: the completion ends a write's freeze protection,
 	 * which a stop in the clean-up must not hold, and may drop the last
@@ -60,6 +115,75 @@ void async_run_work(struct async_worker *w, struct async_work *work)
 	 */
 	async_work_done(work, res);
 	async_worker_clean(w);
+}
+
+/**
+ * async_work_wake() - queue parked work again
+ * @work: Work whose ->run() armed a wait and returned -EIOCBQUEUED, or is
+ *	about to.
+ *
+ * For the callback of that wait, in any context.  A worker then calls
+ * ->run() again, or completes the work with -ECANCELED if it was
+ * cancelled meanwhile.
+ */
+void async_work_wake(struct async_work *work)
+{
+	struct async_ctx *ctx = work->pool->ctx;
+
+	/* @ctx lives until its kworker is done: see async_pagewaits_stop(). */
+	if (llist_add(&work->woken_node, &ctx->woken_works))
+		queue_work(system_wq, &ctx->woken_work);
+}
+
+/**
+ * async_work_requeue() - queue parked work again on its pool
+ * @work: The work, parked.
+ * @orphans: Gets it if the pool has no worker left.
+ * @wake_q: Gets the idle worker that takes it.
+ *
+ * Return: The pool, if the caller must free it.
+ */
+struct async_pool *async_work_requeue(struct async_work *work,
+				      struct async_orphans *orphans,
+				      struct wake_q_head *wake_q)
+	__must_hold(&work->pool->ctx->lock)
+{
+	struct async_pool *pool = work->pool;
+
+	work->parked = false;
+	pool->nr_parked--;
+	list_move_tail(&work->node, &pool->works);
+	pool->nr_works++;
+	async_pool_kick(pool, orphans, wake_q);
+	return async_pool_unref(pool);
+}
+
+/**
+ * async_works_woken() - queue again the work async_work_wake() woke
+ * @ctx: The process's context, in its kworker.
+ * @orphans: Gets the work whose pool has no worker left.
+ * @wake_q: Gets the idle workers that take it.
+ */
+void async_works_woken(struct async_ctx *ctx, struct async_orphans *orphans,
+		       struct wake_q_head *wake_q)
+{
+	struct llist_node *woken = llist_del_all(&ctx->woken_works);
+	struct async_work *work, *next;
+	struct async_pool *dead;
+
+	llist_for_each_entry_safe(work, next, llist_reverse_order(woken),
+				  woken_node) {
+		dead = NULL;
+		spin_lock(&ctx->lock);
+		if (work->parked)
+			dead = async_work_requeue(work, orphans, wake_q);
+		else
+			work->woken = true;
+		spin_unlock(&ctx->lock);
+		async_pool_free(dead);
+		if (atomic_dec_and_test(&ctx->nr_pagewaits))
+			wake_up_var(&ctx->nr_pagewaits);
+	}
 }
 
 /*

@@ -116,6 +116,23 @@ TRACE_EVENT(async_syscall_pagewait,
 		  __entry->done)
 );
 
+/*
+ * async_syscall_work_park - work the kernel handed to a worker waits for
+ *	an event it armed, without the worker, which went on
+ * @run: The work's ->run(), which says what the work is.
+ */
+TRACE_EVENT(async_syscall_work_park,
+	TP_PROTO(const void *run),
+	TP_ARGS(run),
+	TP_STRUCT__entry(
+		__field(const void *, run)
+	),
+	TP_fast_assign(
+		__entry->run = run;
+	),
+	TP_printk("run=%ps", __entry->run)
+);
+
 #endif /* _TRACE_ASYNC_SYSCALL_H */
 
 /* This part must be outside protection */

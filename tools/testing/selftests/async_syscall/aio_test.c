@@ -4,8 +4,9 @@
  * submitter: reads and writes that would wait, and fsync, run on workers
  * of the process, so io_submit() returns at once and the events come
  * later.  Covers pipes, a slow disk, regular files, cancellation, eventfd
- * notification, RWF_NOWAIT, the process dying with requests in flight and
- * the sysctl that restores synchronous submission.
+ * notification, RWF_NOWAIT, reads that wait for their pages without a
+ * worker, the process dying with requests in flight and the sysctl that
+ * restores synchronous submission.
  *
  * Raw system calls, no libaio.  On a kernel that runs buffered I/O inside
  * io_submit(), the calls that must not block are interrupted by a watchdog
@@ -880,6 +881,256 @@ TEST_F_TIMEOUT(aio, release_before_next_request, 60)
 	ASSERT_EQ(1, self->ev[0].res);
 	free(data);
 	free(got);
+}
+
+/* --- Reads that wait for their pages hold no worker ----------------------- */
+
+/* A read of this many bytes takes several requests of QUEUE_KB. */
+#define LONG_LEN	(64 * 1024)
+#define QUEUE_KB	"16"
+#define QUEUE		"/sys/block/nullb0/queue/"
+#define WORK_PARK	"async_syscall_work_park:"
+#define WORK_PARK_EVENT	TRACEFS "events/async_syscall/async_syscall_work_park/enable"
+/* The pattern of block i of the disk, and of its last block. */
+#define SEED(i)		(2000 + (i))
+#define END_SEED	3000
+
+FIXTURE(aio_pagewait) {
+	aio_context_t ctx;
+	unsigned long long sectors;
+	int devfd;
+	char *buf;	/* NR * LONG_LEN bytes */
+	struct iocb cbs[NR];
+	struct iocb *ptrs[NR];
+	struct io_event ev[NR];
+};
+
+FIXTURE_SETUP(aio_pagewait)
+{
+	unsigned long delay;
+	const char *why;
+	int fd, i;
+
+	why = nullb_unsuitable(NULLB_MIN_NSEC, (NR + 2ULL) * NULLB_STRIDE,
+			       &delay, &self->sectors);
+	if (why)
+		SKIP(return, "%s", why);
+	if (access(WORK_PARK_EVENT, W_OK))
+		SKIP(return, "no async_syscall_work_park event in tracefs");
+	for (i = 0; i < NR; i++)
+		self->ptrs[i] = &self->cbs[i];
+	ASSERT_EQ(0, install_watchdog());
+	self->buf = mmap(NULL, NR * LONG_LEN, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->buf);
+	self->ctx = 0;
+	ASSERT_EQ(0, sys_io_setup(CTX_EVENTS, &self->ctx));
+
+	fd = open(NULLB, O_WRONLY | O_DIRECT | O_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("O_DIRECT open: %s", strerror(errno));
+	for (i = 0; i < NR; i++) {
+		fill(self->buf, LONG_LEN, SEED(i));
+		ASSERT_EQ(LONG_LEN, pwrite(fd, self->buf, LONG_LEN,
+					   (off_t)i * NULLB_STRIDE));
+	}
+	fill(self->buf, BLK, END_SEED);
+	ASSERT_EQ(BLK, pwrite(fd, self->buf, BLK, self->sectors * 512 - BLK));
+	close(fd);
+	memset(self->buf, 0, NR * LONG_LEN);
+
+	self->devfd = open(NULLB, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->devfd);
+	ASSERT_EQ(0, posix_fadvise(self->devfd, 0, 0, POSIX_FADV_DONTNEED));
+	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+	ASSERT_EQ(0, write_knob(WORK_PARK_EVENT, "1"));
+}
+
+FIXTURE_TEARDOWN_PARENT(aio_pagewait)
+{
+	write_knob(WORK_PARK_EVENT, "0");
+}
+
+/* Read @len bytes of block @i, event data @i. */
+static void prep_block_read(struct _test_data_aio_pagewait *self, int i,
+			    size_t len)
+{
+	prep_rw(&self->cbs[i], IOCB_CMD_PREAD, self->devfd,
+		self->buf + (size_t)i * LONG_LEN, len,
+		(off_t)i * NULLB_STRIDE, i);
+}
+
+/* Every one of @n events is the read of its block, @len bytes. */
+static void check_blocks(struct __test_metadata *_metadata,
+			 struct _test_data_aio_pagewait *self, int n,
+			 size_t len)
+{
+	int k, i;
+
+	for (k = 0; k < n; k++) {
+		i = self->ev[k].data;
+		ASSERT_TRUE(i >= 0 && i < n);
+		ASSERT_EQ((__s64)len, self->ev[k].res) TH_LOG("read %d", i);
+		ASSERT_TRUE(check(self->buf + (size_t)i * LONG_LEN, len,
+				  SEED(i)))
+			TH_LOG("block %d: wrong data", i);
+	}
+}
+
+/*
+ * NR reads that miss: io_submit() returns, each read parks, no worker
+ * sleeps in a page wait, and each returns its block.
+ */
+TEST_F_TIMEOUT(aio_pagewait, cold_reads_hold_no_worker, 90)
+{
+	int i, d, most_d = 0;
+	bool blocked;
+	long ret, got = 0;
+	int64_t ns, end;
+
+	for (i = 0; i < NR; i++)
+		prep_block_read(self, i, BLK);
+	ret = submit_watched(self->ctx, NR, self->ptrs, &blocked, &ns);
+	ASSERT_SUBMITTED(NR, ret, blocked, ns);
+	end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+	while (got < NR && now_ns() < end) {
+		d = workers_in_d();
+		most_d = d > most_d ? d : most_d;
+		ret = peek_events(self->ctx, self->ev + got, NR - got);
+		if (ret > 0)
+			got += ret;
+		else
+			sleep_ms(1);
+	}
+	got = wait_events(self->ctx, self->ev, got, NR, WAIT_TIMEOUT_S);
+	ASSERT_EQ(NR, got);
+	check_blocks(_metadata, self, NR, BLK);
+	TH_LOG("%d parks traced; at most %d workers in state D",
+	       trace_count(WORK_PARK), most_d);
+	ASSERT_EQ(0, most_d) TH_LOG("a worker waited for a page itself");
+	ASSERT_LE(1, trace_count(WORK_PARK));
+}
+
+/*
+ * With requests of 16 KiB and no readahead beyond them, a 64 KiB read
+ * parks, reads what came in, and parks again for the rest: the event
+ * reports the whole read.
+ */
+TEST_F_TIMEOUT(aio_pagewait, resumed_read_parks_again, 60)
+{
+	char ra[32], sectors[32];
+	bool blocked;
+	int64_t ns;
+	long ret;
+
+	ASSERT_LT(0, read_small(QUEUE "read_ahead_kb", ra, sizeof(ra)));
+	ASSERT_LT(0, read_small(QUEUE "max_sectors_kb", sectors,
+				sizeof(sectors)));
+	/* In this order: a new request size resets the readahead size. */
+	ASSERT_EQ(0, write_knob(QUEUE "max_sectors_kb", QUEUE_KB));
+	ASSERT_EQ(0, write_knob(QUEUE "read_ahead_kb", QUEUE_KB));
+	/* A file takes the readahead size of its disk when it is opened. */
+	close(self->devfd);
+	self->devfd = open(NULLB, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, self->devfd);
+
+	prep_block_read(self, 0, LONG_LEN);
+	ret = submit_watched(self->ctx, 1, self->ptrs, &blocked, &ns);
+	ret = ret == 1 ? wait_events(self->ctx, self->ev, 0, 1,
+				     WAIT_TIMEOUT_S) : ret;
+	write_knob(QUEUE "max_sectors_kb", sectors);
+	write_knob(QUEUE "read_ahead_kb", ra);
+	ASSERT_FALSE(blocked);
+	ASSERT_EQ(1, ret);
+	check_blocks(_metadata, self, 1, LONG_LEN);
+	TH_LOG("%d parks for one %d KiB read", trace_count(WORK_PARK),
+	       LONG_LEN / 1024);
+	ASSERT_LE(2, trace_count(WORK_PARK));
+}
+
+/* A read past the end of the disk returns what is there, as pread(). */
+TEST_F_TIMEOUT(aio_pagewait, short_read_at_end, 60)
+{
+	off_t off = self->sectors * 512 - BLK;
+	bool blocked;
+	int64_t ns;
+	long ret;
+
+	prep_rw(&self->cbs[0], IOCB_CMD_PREAD, self->devfd, self->buf,
+		3 * BLK, off, 0);
+	ret = submit_watched(self->ctx, 1, self->ptrs, &blocked, &ns);
+	ASSERT_SUBMITTED(1, ret, blocked, ns);
+	ASSERT_EQ(1, wait_events(self->ctx, self->ev, 0, 1, WAIT_TIMEOUT_S));
+	ASSERT_EQ(BLK, self->ev[0].res);
+	ASSERT_TRUE(check(self->buf, BLK, END_SEED));
+	TH_LOG("%d parks", trace_count(WORK_PARK));
+}
+
+/*
+ * io_cancel() of a parked read is accepted; the read reads no further
+ * once its page is in, and its event says -ECANCELED.
+ */
+TEST_F_TIMEOUT(aio_pagewait, cancel_while_parked, 60)
+{
+	struct io_event unused;
+	bool blocked;
+	int64_t ns;
+	long ret;
+
+	prep_block_read(self, 0, BLK);
+	ret = submit_watched(self->ctx, 1, self->ptrs, &blocked, &ns);
+	ASSERT_SUBMITTED(1, ret, blocked, ns);
+	ASSERT_EQ(0, wait_traced(WORK_PARK, 1));
+	ASSERT_EQ(-1, sys_io_cancel(self->ctx, self->ptrs[0], &unused));
+	ASSERT_EQ(EINPROGRESS, errno);
+	ASSERT_EQ(1, wait_events(self->ctx, self->ev, 0, 1, WAIT_TIMEOUT_S));
+	TH_LOG("the read: %lld", (long long)self->ev[0].res);
+	if (self->ev[0].res == BLK) {
+		/* The page came in before the cancel. */
+		check_blocks(_metadata, self, 1, BLK);
+		return;
+	}
+	ASSERT_EQ(-ECANCELED, self->ev[0].res);
+}
+
+/*
+ * A child with reads parked exits, or execs: the exit takes back their
+ * waits and ends them, and leaves no worker behind.
+ */
+static void parked_then(struct __test_metadata *_metadata,
+			struct _test_data_aio_pagewait *self, bool exec)
+{
+	int i, status;
+	pid_t pid;
+
+	for (i = 0; i < NR; i++)
+		prep_block_read(self, i, BLK);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		aio_context_t ctx = 0;
+
+		/* A child does not inherit AIO contexts. */
+		CHILD_ASSERT(sys_io_setup(CTX_EVENTS, &ctx) == 0);
+		CHILD_ASSERT(sys_io_submit(ctx, NR, self->ptrs) == NR);
+		CHILD_ASSERT(wait_traced(WORK_PARK, 1) == 0);
+		if (exec)
+			execl("/bin/true", "true", (char *)NULL);
+		_exit(exec ? 2 : 0);
+	}
+	ASSERT_EQ(0, wait_child(pid, CHILD_TIMEOUT_S, &status));
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status 0x%x", status);
+	ASSERT_EQ(0, stray_workers(pid));
+}
+
+TEST_F_TIMEOUT(aio_pagewait, exit_while_parked, 60)
+{
+	parked_then(_metadata, self, false);
+}
+
+TEST_F_TIMEOUT(aio_pagewait, exec_while_parked, 60)
+{
+	parked_then(_metadata, self, true);
 }
 
 /* --- The process ends with requests in flight ---------------------------- */

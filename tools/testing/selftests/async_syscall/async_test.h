@@ -193,6 +193,39 @@ static inline int scan_workers(pid_t pid, pid_t owner, long nr, int *blocked)
 	return scan_workers_in(pid, owner, nr, 'S', blocked);
 }
 
+/* Workers of this process in state D: waiting for a page, in the tests. */
+static inline int workers_in_d(void)
+{
+	int d;
+
+	if (scan_workers_in(getpid(), getpid(), -1, 'D', &d) < 0)
+		return -1;
+	return d;
+}
+
+#define TRACEFS		"/sys/kernel/tracing/"
+
+/* How many times the trace shows @event ("name:"), or -1. */
+static inline int trace_count(const char *event)
+{
+	static char buf[1 << 20];
+	int fd = open(TRACEFS "trace", O_RDONLY | O_CLOEXEC);
+	ssize_t n, got = 0;
+	char *p;
+	int count = 0;
+
+	if (fd < 0)
+		return -1;
+	while (got < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	for (p = buf; (p = strstr(p, event)); p++)
+		count++;
+	return count;
+}
+
 /* Writes @value to a tracefs, procfs or sysfs file: 0 or -errno. */
 static inline int write_knob(const char *path, const char *value)
 {
@@ -204,6 +237,19 @@ static inline int write_knob(const char *path, const char *value)
 	ret = write(fd, value, strlen(value));
 	close(fd);
 	return ret < 0 ? -errno : 0;
+}
+
+/* Waits until the trace shows @event @want times: 0, or -ETIMEDOUT. */
+static inline int wait_traced(const char *event, int want)
+{
+	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
+
+	while (trace_count(event) < want) {
+		if (now_ns() >= end)
+			return -ETIMEDOUT;
+		sleep_ms(POLL_MS);
+	}
+	return 0;
 }
 
 /* Workers of this process. */

@@ -34,7 +34,6 @@
 #include "../kselftest_harness.h"
 #include "async_test.h"
 
-#define TRACEFS "/sys/kernel/tracing/"
 #define EVENT TRACEFS "events/async_syscall/async_syscall_complete/"
 #define FSIZE 8192
 

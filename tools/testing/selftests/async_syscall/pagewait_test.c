@@ -33,7 +33,6 @@
 #define LONG_LEN	(64 * 1024)
 #define QUEUE_KB	"16"
 
-#define TRACEFS		"/sys/kernel/tracing/"
 #define PAGEWAIT_EVENT	TRACEFS "events/async_syscall/async_syscall_pagewait/enable"
 #define QUEUE		"/sys/block/nullb0/queue/"
 
@@ -63,48 +62,16 @@ static bool check(const void *buf, size_t len, unsigned long long off)
 	return true;
 }
 
-/* How many times the trace shows the pagewait event. */
+#define PARK		"async_syscall_pagewait:"
+
 static int parks_traced(void)
 {
-	static char buf[1 << 20];
-	int fd = open(TRACEFS "trace", O_RDONLY | O_CLOEXEC);
-	ssize_t n, got = 0;
-	char *p;
-	int count = 0;
-
-	if (fd < 0)
-		return -1;
-	while (got < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	for (p = buf; (p = strstr(p, "async_syscall_pagewait:")); p++)
-		count++;
-	return count;
+	return trace_count(PARK);
 }
 
-/* Workers of this process in state D: waiting for a page, here. */
-static int workers_in_d(void)
-{
-	int d;
-
-	if (scan_workers_in(getpid(), getpid(), -1, 'D', &d) < 0)
-		return -1;
-	return d;
-}
-
-/* Waits until the trace shows @want parks: 0, or -ETIMEDOUT. */
 static int wait_parks(int want)
 {
-	int64_t end = now_ns() + WAIT_TIMEOUT_S * NSEC_PER_SEC;
-
-	while (parks_traced() < want) {
-		if (now_ns() >= end)
-			return -ETIMEDOUT;
-		sleep_ms(POLL_MS);
-	}
-	return 0;
+	return wait_traced(PARK, want);
 }
 
 FIXTURE(pagewait) {
