@@ -28,7 +28,7 @@ struct cred;
  *	the work afterwards.
  * @unwait: For work that parks: takes back the wait @run armed, and
  *	returns true if its callback will not run.  Called when the process
- *	exits or execs while the work is parked.
+ *	exits or execs while the work is parked, and when it is cancelled.
  */
 struct async_work_ops {
 	long	(*run)(struct async_work *work);
@@ -43,7 +43,8 @@ struct async_work_ops {
  * @node: Link in the queue of the pool it was handed to, or in the
  *	process's parked work.
  * @woken_node: Link in the process's woken work, from async_work_wake().
- * @pool: The pool whose worker runs it, once one has taken it.
+ * @ctx: The process's context, once queued.
+ * @pool: The pool whose worker took it, once one has.
  * @cred: Credentials of the thread that queued it.
  * @pkey_rights: Protection-key rights of the thread that queued it, which
  *	its user memory accesses use; see arch_async_pkey_rights().
@@ -58,6 +59,7 @@ struct async_work {
 	const struct async_work_ops	*ops;
 	struct list_head		node;
 	struct llist_node		woken_node;
+	struct async_ctx		*ctx;
 	struct async_pool		*pool;
 	const struct cred		*cred;
 	u64				pkey_rights;
@@ -74,6 +76,7 @@ static inline void async_work_init(struct async_work *work,
 	INIT_LIST_HEAD(&work->node);
 	work->cred = NULL;
 	work->pkey_rights = 0;
+	work->ctx = NULL;
 	work->pool = NULL;
 	work->runner = NULL;
 	work->cancelled = false;
@@ -87,6 +90,7 @@ void __async_syscall_stop_sleeps(struct async_ctx *ctx);
 int async_work_queue(struct async_work *work);
 void async_work_cancel(struct async_work *work);
 void async_work_wake(struct async_work *work);
+bool async_work_may_park(struct async_work *work);
 
 /*
  * Called by the last thread of a process to exit, and by exec once the
@@ -116,6 +120,11 @@ static inline void async_work_cancel(struct async_work *work)
 
 static inline void async_work_wake(struct async_work *work)
 {
+}
+
+static inline bool async_work_may_park(struct async_work *work)
+{
+	return false;
 }
 
 static inline void async_syscall_stop_sleeps(struct signal_struct *sig)

@@ -281,6 +281,8 @@ async_req_uentry(const struct async_batch *batch, const struct async_req *req)
  * @woken: Reads whose page was unlocked, for @woken_work.
  * @woken_works: &struct async_work woken by async_work_wake(), for
  *	@woken_work.
+ * @cancel_parked: A parked &struct async_work was cancelled: @woken_work
+ *	takes back its wait.
  * @stranded: Woken reads of parked chains that no worker was left to take.
  * @woken_work: Queues the chains of @woken, and @woken_works, again.
  */
@@ -301,6 +303,7 @@ struct async_ctx {
 	atomic_t		nr_pagewaits;
 	struct llist_head	woken;
 	struct llist_head	woken_works;
+	atomic_t		cancel_parked;
 	struct llist_head	stranded;
 	struct work_struct	woken_work;
 };
@@ -617,6 +620,7 @@ void __async_pagewait_forget(struct async_batch *batch,
 void async_pagewait_forget(struct async_batch *batch,
 			   struct async_req *first);
 void async_pagewaits_stop(struct async_ctx *ctx);
+bool async_work_unwait(struct async_work *work);
 struct async_pool *async_work_requeue(struct async_work *work,
 				      struct async_orphans *orphans,
 				      struct wake_q_head *wake_q);

@@ -482,9 +482,8 @@ void async_pagewaits_stop(struct async_ctx *ctx)
 		}
 	}
 	list_for_each_entry_safe(work, next_work, &ctx->parked_works, node) {
-		if (!work->ops->unwait(work))
+		if (!async_work_unwait(work))
 			continue;
-		atomic_dec(&ctx->nr_pagewaits);
 		/* No worker: it goes to @orphans, and its pool may go. */
 		dead = async_work_requeue(work, &orphans, &wake_q);
 		if (dead)
@@ -517,6 +516,7 @@ void async_ctx_init_pagewaits(struct async_ctx *ctx)
 	atomic_set(&ctx->nr_pagewaits, 0);
 	init_llist_head(&ctx->woken);
 	init_llist_head(&ctx->woken_works);
+	atomic_set(&ctx->cancel_parked, 0);
 	init_llist_head(&ctx->stranded);
 	INIT_WORK(&ctx->woken_work, async_pagewaits_woken);
 }

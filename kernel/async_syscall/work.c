@@ -58,6 +58,36 @@ static long async_work_call(struct async_worker *w, struct async_work *work)
 	return res;
 }
 
+/**
+ * async_work_unwait() - take back the wait of parked work
+ * @work: The work, parked or about to be.
+ *
+ * Return: true if its wake will not come, which then no longer counts.
+ */
+bool async_work_unwait(struct async_work *work)
+{
+	if (!work->ops->unwait(work))
+		return false;
+	atomic_dec(&work->ctx->nr_pagewaits);
+	return true;
+}
+
+/**
+ * async_work_may_park() - whether @work may wait for an event without its
+ *	worker
+ * @work: The work, in its ->run().
+ *
+ * Not at the pool's bound on workers: no worker could then be made to take
+ * it back while the others block, and it would wait behind them.
+ *
+ * Return: true if ->run() may arm a wait and return -EIOCBQUEUED.
+ */
+bool async_work_may_park(struct async_work *work)
+{
+	/* Without the lock: the bound is a limit on threads, not a promise. */
+	return data_race(work->pool->nr_workers) < work->ctx->max_workers;
+}
+
 /*
  * Parks @work, whose ->run() armed a wait, until async_work_wake().
  * Returns false if the wake came first: the worker runs it on.
@@ -73,11 +103,19 @@ static bool async_work_park(struct async_worker *w, struct async_work *work)
 		spin_unlock(&ctx->lock);
 		return false;
 	}
+	WRITE_ONCE(work->parked, true);
+	/* Pairs with the barrier in async_work_cancel(). */
+	smp_mb();
+	if (READ_ONCE(work->cancelled) && async_work_unwait(work)) {
+		WRITE_ONCE(work->parked, false);
+		spin_unlock(&ctx->lock);
+		return false;
+	}
+	/* Once woken, the work may be gone: nothing of it after the unlock. */
+	WRITE_ONCE(work->runner, NULL);
 	list_add_tail(&work->node, &ctx->parked_works);
-	work->parked = true;
 	pool->nr_parked++;
 	pool->refs++;
-	/* Before the unlock: once woken, the work may be gone. */
 	trace_async_syscall_work_park(work->ops->run);
 	spin_unlock(&ctx->lock);
 	return true;
@@ -92,7 +130,6 @@ void async_run_work(struct async_worker *w, struct async_work *work)
 	bool parks = work->ops->unwait;
 	long res;
 
-	work->pool = w->pool;
 	WRITE_ONCE(work->runner, current);
 	/* Pairs with the barrier in async_work_cancel(). */
 	smp_mb();
@@ -103,11 +140,12 @@ void async_run_work(struct async_worker *w, struct async_work *work)
 			break;
 		res = async_work_call(w, work);
 	} while (parks && res == -EIOCBQUEUED && !async_work_park(w, work));
-	WRITE_ONCE(work->runner, NULL);
+	/* Parked: async_work_park() let go of it. */
 	if (parks && res == -EIOCBQUEUED) {
 		async_worker_clean(w);
 		return;
 	}
+	WRITE_ONCE(work->runner, NULL);
 	/*
 	 * Complete first: the completion ends a write's freeze protection,
 	 * which a stop in the clean-up must not hold, and may drop the last
@@ -128,7 +166,7 @@ void async_run_work(struct async_worker *w, struct async_work *work)
  */
 void async_work_wake(struct async_work *work)
 {
-	struct async_ctx *ctx = work->pool->ctx;
+	struct async_ctx *ctx = work->ctx;
 
 	/* @ctx lives until its kworker is done: see async_pagewaits_stop(). */
 	if (llist_add(&work->woken_node, &ctx->woken_works))
@@ -150,12 +188,38 @@ struct async_pool *async_work_requeue(struct async_work *work,
 {
 	struct async_pool *pool = work->pool;
 
-	work->parked = false;
+	WRITE_ONCE(work->parked, false);
 	pool->nr_parked--;
 	list_move_tail(&work->node, &pool->works);
 	pool->nr_works++;
 	async_pool_kick(pool, orphans, wake_q);
 	return async_pool_unref(pool);
+}
+
+/*
+ * Takes back the waits of cancelled parked work and queues it again, for
+ * a worker to complete with -ECANCELED, or @orphans if none is left.
+ */
+static void async_works_cancel_parked(struct async_ctx *ctx,
+				      struct async_orphans *orphans,
+				      struct wake_q_head *wake_q)
+{
+	struct async_pool *dead, *next_pool;
+	struct async_work *work, *next;
+	LIST_HEAD(dead_pools);
+
+	spin_lock(&ctx->lock);
+	list_for_each_entry_safe(work, next, &ctx->parked_works, node) {
+		if (!READ_ONCE(work->cancelled) || !async_work_unwait(work))
+			continue;
+		dead = async_work_requeue(work, orphans, wake_q);
+		/* Off &async_ctx.pools: the link is free. */
+		if (dead)
+			list_add(&dead->node, &dead_pools);
+	}
+	spin_unlock(&ctx->lock);
+	list_for_each_entry_safe(dead, next_pool, &dead_pools, node)
+		async_pool_free(dead);
 }
 
 /**
@@ -184,6 +248,8 @@ void async_works_woken(struct async_ctx *ctx, struct async_orphans *orphans,
 		if (atomic_dec_and_test(&ctx->nr_pagewaits))
 			wake_up_var(&ctx->nr_pagewaits);
 	}
+	if (atomic_xchg(&ctx->cancel_parked, 0))
+		async_works_cancel_parked(ctx, orphans, wake_q);
 }
 
 /*
@@ -267,7 +333,8 @@ static int async_work_queue_slow(struct async_pool *pool,
 	if (!err)
 		return 0;
 	spin_lock(&ctx->lock);
-	taken = list_empty(&work->node);
+	/* Its node may be on another list again, once parked. */
+	taken = work->pool;
 	if (!taken) {
 		list_del_init(&work->node);
 		pool->nr_works--;
@@ -310,6 +377,7 @@ int async_work_queue(struct async_work *work)
 	ctx = async_ctx_get();
 	if (!ctx)
 		return -ENOMEM;
+	work->ctx = ctx;
 	work->cred = get_current_cred();
 	work->pkey_rights = arch_async_pkey_rights();
 	err = async_work_queue_fast(ctx, work);
@@ -334,19 +402,32 @@ int async_work_queue(struct async_work *work)
  *
  * Work not yet started completes with -ECANCELED when a worker reaches
  * it; running work gets TIF_NOTIFY_SIGNAL, which ends an interruptible
- * wait.  Callable in atomic context, as long as the caller keeps @work
+ * wait; parked work has its wait taken back, and completes with
+ * -ECANCELED.  Callable in atomic context, as long as the caller keeps @work
  * alive, for instance by holding a lock its ->complete() takes.
  */
 void async_work_cancel(struct async_work *work)
 {
 	struct task_struct *runner;
+	struct async_ctx *ctx;
 
 	WRITE_ONCE(work->cancelled, true);
-	/* Pairs with the barrier in async_run_work(). */
+	/* Pairs with the barriers in async_run_work() and async_work_park(). */
 	smp_mb();
 	rcu_read_lock();
 	runner = READ_ONCE(work->runner);
 	if (runner)
 		set_notify_signal(runner);
 	rcu_read_unlock();
+	/*
+	 * Parked: the kworker takes its wait back, which the wait's event may
+	 * never end.  Not here: the caller may hold an irq-safe lock, which
+	 * &async_ctx.lock must never nest in.  Queued, the work is not done,
+	 * so its process's context is still there.
+	 */
+	if (READ_ONCE(work->parked)) {
+		ctx = work->ctx;
+		atomic_set(&ctx->cancel_parked, 1);
+		queue_work(system_wq, &ctx->woken_work);
+	}
 }

@@ -311,6 +311,8 @@ int async_worker_fn(void *data)
 			if (work) {
 				list_del_init(&work->node);
 				pool->nr_works--;
+				/* Taken: see async_work_queue_slow(). */
+				work->pool = pool;
 			} else {
 				first = async_take_chain(batch);
 				if (batch->next_chain == batch->nr)

@@ -1066,8 +1066,8 @@ TEST_F_TIMEOUT(aio_pagewait, short_read_at_end, 60)
 }
 
 /*
- * io_cancel() of a parked read is accepted; the read reads no further
- * once its page is in, and its event says -ECANCELED.
+ * io_cancel() of a parked read is accepted: its wait is taken back, and
+ * its event says -ECANCELED.
  */
 TEST_F_TIMEOUT(aio_pagewait, cancel_while_parked, 60)
 {
