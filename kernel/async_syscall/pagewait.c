@@ -505,6 +505,11 @@ void async_pagewaits_stop(struct async_ctx *ctx)
 	spin_unlock(&ctx->lock);
 	wake_up_q(&wake_q);
 	async_cancel_orphans(&orphans);
+	/*
+	 * A cancel that saw a work parked may queue the kworker until the
+	 * work completes, which it cannot while the canceller is at it.
+	 */
+	flush_work(&ctx->woken_work);
 	list_for_each_entry_safe(pool, next_pool, &dead_pools, node)
 		async_pool_free(pool);
 }

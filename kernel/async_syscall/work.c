@@ -255,12 +255,16 @@ void async_works_woken(struct async_ctx *ctx, struct async_orphans *orphans,
 /*
  * Each kernel work gets a worker of its own: an idle one, or one created
  * for it.  A worker merely on its way might be a creation that fails,
- * and the work would then wait behind busy ones.
+ * and the work would then wait behind busy ones.  At the bound, the last
+ * idle worker is left to parked work, which cannot make one once woken.
  */
 static bool async_pool_can_take_work(struct async_pool *pool)
 	__must_hold(&pool->ctx->lock)
 {
-	return !list_empty(&pool->idle);
+	if (list_empty(&pool->idle))
+		return false;
+	return !pool->nr_parked || pool->nr_workers < pool->ctx->max_workers ||
+	       !list_is_singular(&pool->idle);
 }
 
 static void async_pool_add_work(struct async_pool *pool,
