@@ -16,7 +16,8 @@ struct cred;
 /**
  * struct async_work_ops - how the engine runs work handed over by the kernel
  * @run: Runs the work on a worker of the thread that queued it, with the
- *	credentials it was queued with, and returns its result.  A restart
+ *	credentials it was queued with, and returns its result; or, for
+ *	async_work_queue_tried(), first in that thread itself.  A restart
  *	code makes the engine call it again, so it must have consumed nothing
  *	then.  With @unwait, -EIOCBQUEUED parks the work: @run armed a wait
  *	whose callback calls async_work_wake(), and no worker is held until
@@ -84,10 +85,20 @@ static inline void async_work_init(struct async_work *work,
 	work->woken = false;
 }
 
+/*
+ * In ->run(): on a worker, or in the thread that queued the work with
+ * async_work_queue_tried(), where it must not wait for the device.
+ */
+static inline bool async_work_on_worker(void)
+{
+	return current->flags & PF_ASYNC_WORKER;
+}
+
 #ifdef CONFIG_ASYNC_SYSCALL
 void __async_syscall_free(struct async_ctx *ctx);
 void __async_syscall_stop_sleeps(struct async_ctx *ctx);
 int async_work_queue(struct async_work *work);
+int async_work_queue_tried(struct async_work *work);
 void async_work_cancel(struct async_work *work);
 void async_work_wake(struct async_work *work);
 bool async_work_may_park(struct async_work *work);
@@ -110,6 +121,11 @@ static inline void async_syscall_free(struct signal_struct *sig)
 }
 #else
 static inline int async_work_queue(struct async_work *work)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int async_work_queue_tried(struct async_work *work)
 {
 	return -EOPNOTSUPP;
 }

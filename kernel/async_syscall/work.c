@@ -90,11 +90,11 @@ bool async_work_may_park(struct async_work *work)
 
 /*
  * Parks @work, whose ->run() armed a wait, until async_work_wake().
- * Returns false if the wake came first: the worker runs it on.
+ * Returns false if the wake came first: the caller runs it on.
  */
-static bool async_work_park(struct async_worker *w, struct async_work *work)
+static bool async_work_park(struct async_work *work)
 {
-	struct async_pool *pool = w->pool;
+	struct async_pool *pool = work->pool;
 	struct async_ctx *ctx = pool->ctx;
 
 	spin_lock(&ctx->lock);
@@ -139,7 +139,7 @@ void async_run_work(struct async_worker *w, struct async_work *work)
 		    fatal_signal_pending(current))
 			break;
 		res = async_work_call(w, work);
-	} while (parks && res == -EIOCBQUEUED && !async_work_park(w, work));
+	} while (parks && res == -EIOCBQUEUED && !async_work_park(work));
 	/* Parked: async_work_park() let go of it. */
 	if (parks && res == -EIOCBQUEUED) {
 		async_worker_clean(w);
@@ -350,6 +350,35 @@ static int async_work_queue_slow(struct async_pool *pool,
 	return taken ? 0 : err;
 }
 
+/*
+ * What every kernel work takes from the thread that queues it.  Returns
+ * its process's context, or an error for a thread that cannot queue.
+ */
+static struct async_ctx *async_work_setup(struct async_work *work)
+{
+	struct async_ctx *ctx;
+
+	/* Workers made in a compat call would run later entries as compat. */
+	if ((current->flags & (PF_KTHREAD | PF_IO_WORKER)) || !current->mm ||
+	    in_compat_syscall())
+		return ERR_PTR(-EOPNOTSUPP);
+	if (!async_work_allowed())
+		return ERR_PTR(-EPERM);
+	ctx = async_ctx_get();
+	if (!ctx)
+		return ERR_PTR(-ENOMEM);
+	work->ctx = ctx;
+	work->cred = get_current_cred();
+	work->pkey_rights = arch_async_pkey_rights();
+	return ctx;
+}
+
+static void async_work_unsetup(struct async_work *work)
+{
+	put_cred(work->cred);
+	work->cred = NULL;
+}
+
 /**
  * async_work_queue() - hand work to the workers of the calling thread
  * @work: The work, set up with async_work_init().
@@ -372,18 +401,9 @@ int async_work_queue(struct async_work *work)
 	struct async_ctx *ctx;
 	int err;
 
-	/* Workers made in a compat call would run later entries as compat. */
-	if ((current->flags & (PF_KTHREAD | PF_IO_WORKER)) || !current->mm ||
-	    in_compat_syscall())
-		return -EOPNOTSUPP;
-	if (!async_work_allowed())
-		return -EPERM;
-	ctx = async_ctx_get();
-	if (!ctx)
-		return -ENOMEM;
-	work->ctx = ctx;
-	work->cred = get_current_cred();
-	work->pkey_rights = arch_async_pkey_rights();
+	ctx = async_work_setup(work);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
 	err = async_work_queue_fast(ctx, work);
 	if (err > 0) {
 		pool = async_pool_get(ctx, false);
@@ -393,10 +413,91 @@ int async_work_queue(struct async_work *work)
 			async_pool_unpin(pool);
 		}
 	}
-	if (err) {
-		put_cred(work->cred);
-		work->cred = NULL;
+	if (err)
+		async_work_unsetup(work);
+	return err;
+}
+
+/*
+ * Queues @work on @pool, which async_pool_get() prepared: the worker it
+ * woke or made, if no other work has it, takes @work, also at the bound
+ * the worker may have taken the pool to.
+ */
+static int async_work_queue_prepared(struct async_pool *pool,
+				     struct async_work *work)
+{
+	struct async_ctx *ctx = pool->ctx;
+
+	spin_lock(&ctx->lock);
+	if (pool->nr_workers && async_pool_can_take_work(pool)) {
+		async_pool_add_work(pool, work);
+		spin_unlock(&ctx->lock);
+		return 0;
 	}
+	if (pool->nr_waking > pool->nr_works) {
+		list_add_tail(&work->node, &pool->works);
+		pool->nr_works++;
+		spin_unlock(&ctx->lock);
+		return 0;
+	}
+	spin_unlock(&ctx->lock);
+	return async_work_queue_slow(pool, work);
+}
+
+/**
+ * async_work_queue_tried() - try work in the calling thread, then queue it
+ * @work: The work, set up with async_work_init(), with ->unwait().
+ *
+ * Calls ->run() in the calling thread first, where it must not wait for
+ * the device (see async_work_on_worker()), though it may sleep on a lock
+ * or in an allocation: a read that waits for a page then arms the wait
+ * there and parks at once, and no worker takes it before its page is in.
+ * ->run() returns -EAGAIN for what must go on on a worker.  Otherwise as
+ * async_work_queue(); a work done in the caller is completed before this
+ * returns.
+ *
+ * Return: 0 once queued, parked or completed, or a negative errno as for
+ * async_work_queue(): nothing is queued, and ->run() may have been called.
+ */
+int async_work_queue_tried(struct async_work *work)
+{
+	struct async_pool *pool;
+	struct async_ctx *ctx;
+	long res;
+	int err;
+
+	ctx = async_work_setup(work);
+	if (IS_ERR(ctx))
+		return PTR_ERR(ctx);
+	/* A worker must be there to take the work back once its page is in. */
+	pool = async_pool_get(ctx, true);
+	if (IS_ERR(pool)) {
+		async_work_unsetup(work);
+		return PTR_ERR(pool);
+	}
+	work->pool = pool;
+	do {
+		res = -ECANCELED;
+		if (READ_ONCE(work->cancelled))
+			break;
+		/* Its wake may come before ->run() returns. */
+		atomic_inc(&ctx->nr_pagewaits);
+		res = work->ops->run(work);
+		if (res != -EIOCBQUEUED)
+			atomic_dec(&ctx->nr_pagewaits);
+	} while (res == -EIOCBQUEUED && !async_work_park(work));
+	err = 0;
+	/* Nothing is consumed by a call to restart: a worker makes it. */
+	if (res == -EAGAIN || async_restartable(res)) {
+		/* Taken by no worker yet: see async_work_queue_slow(). */
+		work->pool = NULL;
+		err = async_work_queue_prepared(pool, work);
+		if (err)
+			async_work_unsetup(work);
+	} else if (res != -EIOCBQUEUED) {
+		async_work_done(work, res);
+	}
+	async_pool_unpin(pool);
 	return err;
 }
 

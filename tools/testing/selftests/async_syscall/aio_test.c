@@ -1010,6 +1010,48 @@ TEST_F_TIMEOUT(aio_pagewait, cold_reads_hold_no_worker, 90)
 	ASSERT_LE(1, trace_count(WORK_PARK));
 }
 
+/* Whether the trace shows a park by task @pid, the submitter. */
+static bool parked_by(pid_t pid)
+{
+	static char buf[1 << 16];
+	int fd = open(TRACEFS "trace", O_RDONLY | O_CLOEXEC);
+	char who[24], *line, *save;
+	ssize_t n, got = 0;
+	bool found = false;
+
+	if (fd < 0)
+		return false;
+	while (got < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	snprintf(who, sizeof(who), "-%d ", pid);
+	for (line = strtok_r(buf, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save))
+		found = strstr(line, WORK_PARK) && strstr(line, who);
+	return found;
+}
+
+/*
+ * A read that misses arms its page's wait in io_submit() itself, as
+ * io_uring's reads do: the park is the submitter's, not a worker's.
+ */
+TEST_F_TIMEOUT(aio_pagewait, parks_in_io_submit, 60)
+{
+	bool blocked;
+	int64_t ns;
+	long ret;
+
+	prep_block_read(self, 0, BLK);
+	ret = submit_watched(self->ctx, 1, self->ptrs, &blocked, &ns);
+	ASSERT_SUBMITTED(1, ret, blocked, ns);
+	ASSERT_EQ(0, wait_traced(WORK_PARK, 1));
+	ASSERT_TRUE(parked_by(getpid())) TH_LOG("the read parked on a worker");
+	ASSERT_EQ(1, wait_events(self->ctx, self->ev, 0, 1, WAIT_TIMEOUT_S));
+	check_blocks(_metadata, self, 1, BLK);
+}
+
 /*
  * With requests of 16 KiB and no readahead beyond them, a 64 KiB read
  * parks, reads what came in, and parks again for the rest: the event
