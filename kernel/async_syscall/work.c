@@ -452,7 +452,7 @@ static int async_work_queue_prepared(struct async_pool *pool,
  * the device (see async_work_on_worker()), though it may sleep on a lock
  * or in an allocation: a read that waits for a page then arms the wait
  * there and parks at once, and no worker takes it before its page is in.
- * ->run() returns -EAGAIN for what must go on on a worker.  Otherwise as
+ * ->run() returns -EAGAIN for what a worker must finish.  Otherwise as
  * async_work_queue(); a work done in the caller is completed before this
  * returns.
  *
