@@ -619,6 +619,7 @@ void __async_pagewait_forget(struct async_batch *batch,
 	__must_hold(&batch->ctx->lock);
 void async_pagewait_forget(struct async_batch *batch,
 			   struct async_req *first);
+void async_pagewait_cancel(struct async_ctx *ctx, struct async_req *req);
 void async_pagewaits_stop(struct async_ctx *ctx);
 bool async_work_unwait(struct async_work *work);
 struct async_pool *async_work_requeue(struct async_work *work,

@@ -126,6 +126,8 @@ unsigned int async_cancel_batch(struct async_batch *batch,
 		count++;
 		if (state == ASYNC_REQ_RUNNING)
 			*running = true;
+		else if (state == ASYNC_REQ_PAGEWAIT)
+			async_pagewait_cancel(batch->ctx, req);
 	}
 	return count;
 }
@@ -138,7 +140,8 @@ unsigned int async_cancel_batch(struct async_batch *batch,
  *
  * Entries not started complete with -ECANCELED when a worker reaches them,
  * without running; a running entry gets TIF_NOTIFY_SIGNAL, which ends an
- * interruptible wait; a sleep on a timer ends here, as interrupted.
+ * interruptible wait; a sleep on a timer ends here, as interrupted; a read
+ * parked on a page has its wait taken back, and its chain queued again.
  *
  * The lock is held over the batches held and, of their entries, only those
  * in the range: at most %ASYNC_MAX_HELD of each; then over the busy workers

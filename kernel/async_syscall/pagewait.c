@@ -16,8 +16,8 @@
  * cannot be waited for this way (one the readahead did not make, or one
  * whose read failed) is read the way the system call reads it.
  *
- * A cancel does not stop a read that waits for its pages, as it does not
- * stop one that runs: the read ends once they are in.  The last thread to
+ * A cancel takes back the wait of a parked read, whose chain then ends
+ * with -ECANCELED, or with what the read had read.  The last thread to
  * exit, and exec, take back the waits still armed, so that a device that
  * never completes does not hold them, and complete the reads no worker is
  * left to take with -ECANCELED, while the mm is there.
@@ -143,11 +143,16 @@ static long async_pagewait_read(struct async_pagewait *pw)
 		}
 		/* The read itself sets IOCB_NOWAIT once it has read some. */
 		pw->kiocb.ki_flags = flags | IOCB_WAITQ;
+		/* A cancel takes back only a wait this read armed. */
+		pw->wpq.folio = NULL;
+		INIT_LIST_HEAD(&pw->wpq.wait.entry);
 		atomic_inc(&ctx->nr_pagewaits);
 		ret = file->f_op->read_iter(&pw->kiocb, &iter);
-		if (ret == -EIOCBQUEUED)
+		if (ret == -EIOCBQUEUED && !WARN_ON_ONCE(!pw->wpq.folio))
 			return ret;
 		atomic_dec(&ctx->nr_pagewaits);
+		if (ret == -EIOCBQUEUED)
+			ret = -EIO;
 		if (ret == -EAGAIN) {
 			/* A page it cannot wait for: as the system call. */
 			pw->kiocb.ki_flags = flags;
@@ -342,6 +347,9 @@ bool async_pagewait_park(struct async_worker *w, struct async_req *first,
 	pw->parked = true;
 	pool->nr_parked++;
 	pool->refs++;
+	/* A cancel that came while the read ran did not see it parked. */
+	if (READ_ONCE(req->cancelled))
+		async_pagewait_cancel(ctx, req);
 	spin_unlock(&ctx->lock);
 	w->pagewait = NULL;
 	atomic_sub(req - first, &ctx->inflight);
@@ -378,6 +386,30 @@ struct async_pagewait *async_pagewait_resume(struct async_batch *batch,
 	pw = async_pagewait_unpark(first);
 	spin_unlock(&batch->ctx->lock);
 	return pw;
+}
+
+/**
+ * async_pagewait_cancel() - take back the wait of a cancelled parked read
+ * @ctx: The process's context.
+ * @req: An entry in state %ASYNC_REQ_PAGEWAIT, just marked cancelled.
+ *
+ * Its chain is queued again as for a wake, and ends with -ECANCELED, or
+ * with what the read had read, without waiting for a device that may never
+ * complete the read.
+ */
+void async_pagewait_cancel(struct async_ctx *ctx, struct async_req *req)
+	__must_hold(&ctx->lock)
+{
+	struct async_pagewait *pw;
+
+	if (!(req->arg_refs & ASYNC_REQ_PARKED))
+		return;
+	pw = req->pagewait;
+	/* Parked, the read is no worker's: its wait is armed, or has fired. */
+	if (!pw->parked || !folio_wait_async_cancel(&pw->wpq))
+		return;
+	if (llist_add(&pw->woken_node, &ctx->woken))
+		queue_work(system_wq, &ctx->woken_work);
 }
 
 /**
