@@ -1049,6 +1049,56 @@ static inline int async_queue_reap(struct async_queue *q,
 	}
 }
 
+/* --- Event loops: an eventfd that says when to reap -------------------- */
+
+/*
+ * A loop that sleeps in epoll_wait() on its sockets learns of finished
+ * chains through an eventfd in the same epoll set, which each chain's last
+ * step writes to:
+ *
+ *	efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);	(in the epoll set)
+ *	async_prep_pread(&e[0], fd, buf, len, off);
+ *	async_prep_notify(&e[1], efd);			(the last step)
+ *	async_queue_add(&q, e, 2, data);
+ *	...
+ *	epoll_wait() says efd is readable:
+ *	n = async_queue_reap_notified(&q, efd, done, 32);
+ *
+ * The step is ASYNC_SYSCALL_RUN_ANYWAY, so that a chain that fails still
+ * writes; cancel such a chain with async_cancel_chain(), which leaves the
+ * step to run.  A chain whose entries finish in async_submit() itself
+ * writes too, but from a worker: write() has no non-blocking method, so
+ * the step costs a worker's wake-up.  Completions that come together leave
+ * one readable eventfd: a sleeping loop wakes once.
+ */
+/* @e writes 1 to the eventfd @efd; make it the last step of its chain. */
+static inline void async_prep_notify(struct async_syscall *e, int efd)
+{
+	static const uint64_t one = 1;
+
+	async_prep_write(e, efd, &one, sizeof(one));
+	async_run_anyway(e);
+}
+
+/*
+ * Once @efd (non-blocking) is readable: clear it, then move the finished
+ * chains, at most @max, to @out.  A chain that finishes after the clear
+ * makes @efd readable again.  Returns how many, 0 if none, or -errno of
+ * the read of @efd, or -EINVAL for @max 0.
+ */
+static inline int async_queue_reap_notified(struct async_queue *q, int efd,
+					    struct async_queue_chain *out,
+					    unsigned int max)
+{
+	uint64_t count;
+
+	if (!max)
+		return -EINVAL;
+	if (read(efd, &count, sizeof(count)) < 0 && errno != EAGAIN)
+		return -errno;
+	return async_queue_collect(q, out, max);
+}
+
 /* --- Explaining a refusal ----------------------------------------------- */
 
 #define ASYNC_EXPLAIN_CALL	(-1)	/* the call itself is wrong */
