@@ -43,6 +43,7 @@ while [ $round -le "${BENCH_ROUNDS:-3}" ]; do
 	run p6_growth
 	run p7_tree_copy
 	run p8_cold_reads
+	run p9_event_loop
 	run p1_trivial cpu0
 	run p2_latency cpu0
 	round=$((round + 1))

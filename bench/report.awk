@@ -393,6 +393,29 @@ END {
 	       num(get("P8", p8, "async", "ms")), num(get("P8", p8, "uring", "ms")),
 	       num(get("P8", p8, "pool", "ms")), num(get("P8", p8, "sync", "ms")))
 
+	# --- P9 ---
+	print ""
+	print "P9, an epoll loop told of finished 4 KiB reads by an eventfd, 32 in flight, 2048 reads; per read: ns of wall time, ns of CPU of the whole guest, epoll wake-ups per 100 reads; async_futex is the same loop with no eventfd, sleeping on the done words:"
+	print ""
+	print "| reads | | async_futex | async_eventfd | uring_eventfd | pool_eventfd | async_eventfd / async_futex | async_eventfd / uring_eventfd |"
+	print "|---|---|---|---|---|---|---|---|"
+	split("async_futex async_eventfd uring_eventfd pool_eventfd", m9, " ")
+	split("ns_per_op cpu_ns_per_op wakes_per_100", p9m, " ")
+	split("time|CPU|wake-ups per 100", p9l, "|")
+	split("worker inline", p9w, " ")
+	for (i = 1; i <= 2; i++) {
+		pp = p9w[i] ";inflight=32"
+		for (k = 1; k <= 3; k++) {
+			line = "| " (i == 1 ? "on a worker" : "inline") " | " p9l[k]
+			for (j = 1; j <= 4; j++)
+				line = line " | " num(get("P9", pp, m9[j], p9m[k]))
+			a = get("P9", pp, "async_eventfd", p9m[k])
+			line = line " | " rat(div(a, get("P9", pp, "async_futex", p9m[k])))
+			line = line " | " rat(div(a, get("P9", pp, "uring_eventfd", p9m[k])))
+			print line " |"
+		}
+	}
+
 	# --- P7 ---
 	print ""
 	print "P7, a tree of 1000 files (4–64 KiB, 20 directories, 40 symbolic links, 20 hard links) copied by cp -a, by acp (async_submit()) and by the 4-thread pool, µs per file, wall and CPU; the ratios are the median of each round's:"
