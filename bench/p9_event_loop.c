@@ -29,9 +29,9 @@
 #include "pool.h"
 #include <async_syscall/libasync.h>
 
-#define NOPS		2048
+#define NOPS		8192
 #define INFLIGHT	32
-#define FSIZE		(1 << 20)
+#define FSIZE		(1024 * 1024)
 #define BLOCK		4096
 
 static int fd, efd, epfd;
@@ -140,7 +140,7 @@ static void pass_uring_eventfd(void)
 {
 	struct io_uring_cqe *cqe;
 	unsigned int op, head, seen, i;
-	uint64_t count;
+	__u64 count;
 
 	for (op = 0; op < INFLIGHT; op++)
 		uring_queue(op, op);
@@ -165,7 +165,7 @@ static void pass_uring_eventfd(void)
 static void read_notify_fn(struct pool_task *t)
 {
 	unsigned int slot = t - tasks;
-	uint64_t one = 1;
+	__u64 one = 1;
 
 	t->result = pread(fd, bufs[slot], BLOCK, (off_t)(uintptr_t)t->arg);
 	atomic_store_explicit(&task_done[slot], 1, memory_order_release);
@@ -184,7 +184,7 @@ static void pool_queue(unsigned int slot, unsigned int op)
 static void pass_pool_eventfd(void)
 {
 	unsigned int op, slot, i;
-	uint64_t count;
+	__u64 count;
 
 	for (op = 0; op < INFLIGHT; op++)
 		pool_queue(op, op);

@@ -5,12 +5,14 @@
  *
  * A method does what its system call does, but only where that cannot
  * wait: a read from the page cache or from a pipe with data, a path found
- * in the dentry cache, a close with nothing to flush.  Anywhere else it
+ * in the dentry cache, a close with nothing to flush, a write to an
+ * eventfd with room.  Anywhere else it
  * returns -EAGAIN having changed nothing, and a worker runs the real
  * system call; so does any error that a second try would reproduce.  So
  * an entry's result never depends on where it ran.
  */
 
+#include <linux/eventfd.h>
 #include <linux/fcntl.h>
 #include <linux/fdtable.h>
 #include <linux/file.h>
@@ -312,6 +314,44 @@ static bool async_nowait_close_is_quick(struct file *file)
 		return false;
 	return S_ISDIR(inode->i_mode) || S_ISFIFO(inode->i_mode) ||
 	       S_ISREG(inode->i_mode);
+}
+
+/*
+ * As write() to an eventfd: eight bytes the counter takes whole or not at
+ * all, so that an event loop's eventfd learns of a chain that completed
+ * here before async_submit() returns.  Any error, and a counter without
+ * room, go to a worker, which gives the error or waits for the room.
+ */
+long async_nowait_write(const u64 *args)
+{
+	const fmode_t need = FMODE_WRITE | FMODE_CAN_WRITE | FMODE_NOWAIT;
+	void __user *buf = u64_to_user_ptr(args[1]);
+	/* iov_iter_ubuf() and init_sync_kiocb() set them whole. */
+	struct iov_iter iter __uninitialized;
+	struct kiocb kiocb __uninitialized;
+	CLASS(fd, f)(args[0]);
+	struct file *file;
+	ssize_t ret;
+
+	if (fd_empty(f))
+		return -EAGAIN;
+	file = fd_file(f);
+	if (!file_is_eventfd(file) || (file->f_mode & need) != need ||
+	    args[2] != sizeof(u64) || !access_ok(buf, args[2]) ||
+	    rw_verify_area(WRITE, file, &file->f_pos, args[2]))
+		return -EAGAIN;
+	init_sync_kiocb(&kiocb, file);
+	kiocb.ki_flags |= IOCB_NOWAIT;
+	kiocb.ki_pos = file->f_pos;
+	iov_iter_ubuf(&iter, ITER_SOURCE, buf, args[2]);
+	ret = file->f_op->write_iter(&kiocb, &iter);
+	if (ret < 0)
+		return -EAGAIN;
+	/* What vfs_write() accounts after a write. */
+	fsnotify_modify(file);
+	add_wchar(current, ret);
+	inc_syscw(current);
+	return ret;
 }
 
 /*

@@ -104,7 +104,7 @@ static long async_check_pidfd_send_signal(const u64 *args)
 const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	/* Data */
 	ASYNC_SYSCALL(read, 3, .nowait = async_nowait_read),
-	ASYNC_SYSCALL(write, 3),
+	ASYNC_SYSCALL(write, 3, .nowait = async_nowait_write),
 	ASYNC_SYSCALL(pread64, 4, .nowait = async_nowait_pread64,
 		      .pagewait = true),
 	ASYNC_SYSCALL(pwrite64, 4),

@@ -1066,10 +1066,10 @@ static inline int async_queue_reap(struct async_queue *q,
  *
  * The step is ASYNC_SYSCALL_RUN_ANYWAY, so that a chain that fails still
  * writes; cancel such a chain with async_cancel_chain(), which leaves the
- * step to run.  A chain whose entries finish in async_submit() itself
- * writes too, but from a worker: write() has no non-blocking method, so
- * the step costs a worker's wake-up.  Completions that come together leave
- * one readable eventfd: a sleeping loop wakes once.
+ * step to run.  A chain that completes in async_submit() itself has
+ * written when the call returns (a kernel whose write() to an eventfd has
+ * no non-blocking method writes from a worker, later).  Completions that
+ * come together leave one readable eventfd: a sleeping loop wakes once.
  */
 /* @e writes 1 to the eventfd @efd; make it the last step of its chain. */
 static inline void async_prep_notify(struct async_syscall *e, int efd)

@@ -306,6 +306,49 @@ TEST_F(where, pipe_read_inline_or_waits)
 }
 
 /*
+ * A write of 8 bytes to an eventfd with room runs in the submitter and has
+ * counted when the call returns.  A counter without room sends it to a
+ * worker, which waits for the room as write() does; a wrong size or a bad
+ * buffer fails there as write() fails.
+ */
+TEST_F(where, eventfd_write_inline_or_waits)
+{
+	uint64_t one = 1, full = UINT64_MAX - 1, count;
+	struct async_syscall e;
+	int efd = eventfd(0, EFD_CLOEXEC);
+
+	ASSERT_LE(0, efd);
+	async_prep_write(&e, efd, &one, sizeof(one));
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	ASSERT_EQ(ASYNC_SYSCALL_DONE, e.done);
+	ASSERT_EQ(8, e.result);
+	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_write, 8));
+	ASSERT_EQ(8, read(efd, &count, sizeof(count)));
+	ASSERT_EQ(1, count);
+
+	async_prep_write(&e, efd, &one, 4);
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	ASSERT_EQ(-EINVAL, e.result);
+	async_prep_write(&e, efd, NULL, sizeof(one));
+	ASSERT_EQ(1, async_submit_wait(&e, 1));
+	ASSERT_EQ(-EFAULT, e.result);
+
+	ASSERT_EQ(0, write_knob(TRACEFS "trace", ""));
+	ASSERT_EQ(8, write(efd, &full, sizeof(full)));
+	async_prep_write(&e, efd, &one, sizeof(one));
+	ASSERT_EQ(1, async_submit(&e, 1, 0));
+	ASSERT_EQ(0, wait_blocked(__NR_write, 1));
+	ASSERT_EQ(ASYNC_SYSCALL_PENDING, e.done);
+	ASSERT_EQ(8, read(efd, &count, sizeof(count)));
+	ASSERT_EQ(0, wait_done(&e, WAIT_TIMEOUT_S));
+	ASSERT_EQ(8, e.result);
+	EXPECT_EQ(1, ran_on_worker(self, 0, __NR_write, 8));
+	ASSERT_EQ(8, read(efd, &count, sizeof(count)));
+	ASSERT_EQ(1, count);
+	close(efd);
+}
+
+/*
  * Reads of empty pipes wait for a peer: each gets a worker of its own,
  * made for it the first time and woken from the idle ones the second,
  * and each then reads its own pipe's data.
