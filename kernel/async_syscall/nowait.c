@@ -319,32 +319,29 @@ static bool async_nowait_close_is_quick(struct file *file)
 /*
  * As write() to an eventfd: eight bytes the counter takes whole or not at
  * all, so that an event loop's eventfd learns of a chain that completed
- * here before async_submit() returns.  Any error, and a counter without
- * room, go to a worker, which gives the error or waits for the room.
+ * here before async_submit() returns.  Any error goes to a worker, which
+ * gives it; so does a counter without room, as a wait for a reader, the
+ * peer, unless the file is O_NONBLOCK.
  */
 long async_nowait_write(const u64 *args)
 {
-	const fmode_t need = FMODE_WRITE | FMODE_CAN_WRITE | FMODE_NOWAIT;
 	void __user *buf = u64_to_user_ptr(args[1]);
-	/* iov_iter_ubuf() and init_sync_kiocb() set them whole. */
-	struct iov_iter iter __uninitialized;
-	struct kiocb kiocb __uninitialized;
-	CLASS(fd, f)(args[0]);
 	struct file *file;
 	ssize_t ret;
 
+	CLASS(fd, f)(args[0]);
 	if (fd_empty(f))
 		return -EAGAIN;
 	file = fd_file(f);
-	if (!file_is_eventfd(file) || (file->f_mode & need) != need ||
+	if (!file_is_eventfd(file) ||
+	    (file->f_mode & (FMODE_WRITE | FMODE_CAN_WRITE)) !=
+	    (FMODE_WRITE | FMODE_CAN_WRITE) ||
 	    args[2] != sizeof(u64) || !access_ok(buf, args[2]) ||
 	    rw_verify_area(WRITE, file, &file->f_pos, args[2]))
 		return -EAGAIN;
-	init_sync_kiocb(&kiocb, file);
-	kiocb.ki_flags |= IOCB_NOWAIT;
-	kiocb.ki_pos = file->f_pos;
-	iov_iter_ubuf(&iter, ITER_SOURCE, buf, args[2]);
-	ret = file->f_op->write_iter(&kiocb, &iter);
+	ret = eventfd_write_nowait(file, buf, args[2]);
+	if (ret == -EAGAIN && !(file->f_flags & O_NONBLOCK))
+		return ASYNC_NOWAIT_PEER;
 	if (ret < 0)
 		return -EAGAIN;
 	/* What vfs_write() accounts after a write. */
