@@ -1082,20 +1082,36 @@ static inline void async_prep_notify(struct async_syscall *e, int efd)
 
 /*
  * Once @efd (non-blocking) is readable: clear it, then move the finished
- * chains, at most @max, to @out.  A chain that finishes after the clear
- * makes @efd readable again.  Returns how many, 0 if none, or -errno of
- * the read of @efd, or -EINVAL for @max 0.
+ * chains, at most @max, to @out.  Every chain of @q must end with
+ * async_prep_notify()'s step.  A chain that finishes after the clear makes
+ * @efd readable again.  Returns how many, 0 if none, or -errno of the read
+ * of @efd, or -EINVAL for @max 0.
  */
 static inline int async_queue_reap_notified(struct async_queue *q, int efd,
 					    struct async_queue_chain *out,
 					    unsigned int max)
 {
+	struct async_queue_chain *c;
 	uint64_t count;
+	unsigned int i;
 
 	if (!max)
 		return -EINVAL;
 	if (read(efd, &count, sizeof(count)) < 0 && errno != EAGAIN)
 		return -errno;
+	/*
+	 * A step writes @efd before its own done word is set: one whose
+	 * write the read above took may still look pending, and would not
+	 * write again.  Wait for it: the step after the one before it is
+	 * the write, which never waits on an eventfd we keep reading.
+	 */
+	for (i = 0; i < q->nr_inflight; i++) {
+		c = &q->inflight[i];
+		if (c->nr < 2 || async_pending(&c->entries[c->nr - 2]))
+			continue;
+		while (async_pending(&c->entries[c->nr - 1]))
+			async_wait(&c->entries[c->nr - 1], NULL);
+	}
 	return async_queue_collect(q, out, max);
 }
 
