@@ -142,6 +142,7 @@ enum async_req_state {
  * @result: Its result once done, for later references.
  * @timer: Its timer while it sleeps on one, %ASYNC_REQ_TIMED.
  * @pagewait: Its read, with its arguments, while its chain is parked.
+ * @link_timeout: For %ASYNC_OP_LINK_TIMEOUT, its timer, until it is done.
  *
  * Its index is its place in &async_batch.reqs.  Packed so that a batch of
  * 64 entries and its header fit in 4 KiB.
@@ -158,8 +159,14 @@ struct async_req {
 		s64		result;
 		struct async_timer *timer;
 		struct async_pagewait *pagewait;
+		struct async_link_timeout *link_timeout;
 	};
 };
+
+static __always_inline bool async_req_is_link_timeout(const struct async_req *req)
+{
+	return req->op == (ASYNC_REQ_OP | (ASYNC_OP_LINK_TIMEOUT - ASYNC_OP_BASE));
+}
 
 static __always_inline u32 async_req_nr(const struct async_req *req)
 {
@@ -214,6 +221,8 @@ async_req_def(const struct async_req *req)
  *	submitter runs the batch.
  * @nr_armed: Timers made ready in @timers.
  * @timers: Their timers, in the order of the entries, or NULL.
+ * @nr_link_timeouts: Its %ASYNC_OP_LINK_TIMEOUT entries.
+ * @link_timeouts: Their timers, or NULL.
  * @all_done: Completed when the last chain has completed.
  * @wait_id: Once a signal interrupted the wait for it, a number never
  *	given to another batch, which the restarted wait checks; else 0.
@@ -247,6 +256,8 @@ struct async_batch {
 	unsigned int			next_timer;
 	unsigned int			nr_armed;
 	struct async_timer		*timers;
+	unsigned int			nr_link_timeouts;
+	struct async_link_timeout	*link_timeouts;
 	struct completion		all_done;
 	u64				wait_id;
 	u32				wait_index;
@@ -285,6 +296,9 @@ async_req_uentry(const struct async_batch *batch, const struct async_req *req)
  *	takes back its wait.
  * @stranded: Woken reads of parked chains that no worker was left to take.
  * @woken_work: Queues the chains of @woken, and @woken_works, again.
+ * @link_timeouts: Armed &struct async_link_timeout.
+ * @link_timeouts_fired: Those that fired, for @link_timeout_work.
+ * @link_timeout_work: Cancels the targets of @link_timeouts_fired.
  */
 struct async_ctx {
 	spinlock_t		lock;	/* guards all but @inflight, @held */
@@ -306,6 +320,9 @@ struct async_ctx {
 	atomic_t		cancel_parked;
 	struct llist_head	stranded;
 	struct work_struct	woken_work;
+	struct list_head	link_timeouts;
+	struct llist_head	link_timeouts_fired;
+	struct work_struct	link_timeout_work;
 };
 
 /**
@@ -559,6 +576,9 @@ void async_orphans_init(struct async_orphans *orphans);
 void async_cancel_orphans(struct async_orphans *orphans);
 void async_interrupt_cancelled(struct async_ctx *ctx)
 	__must_hold(&ctx->lock);
+bool async_cancel_req(struct async_batch *batch, struct async_req *req,
+		      struct list_head *stopped, bool *running)
+	__must_hold(&batch->ctx->lock);
 unsigned int async_cancel_batch(struct async_batch *batch,
 				void __user *uentries, unsigned int nr,
 				size_t size, struct list_head *stopped,
@@ -630,6 +650,17 @@ void async_works_woken(struct async_ctx *ctx, struct async_orphans *orphans,
 void async_works_unwait(struct async_ctx *ctx, struct async_orphans *orphans,
 			struct wake_q_head *wake_q);
 void async_ctx_init_pagewaits(struct async_ctx *ctx);
+
+int async_link_timeout_read(u64 *args, u32 arg_refs, bool after_target);
+int async_setup_link_timeouts(struct async_batch *batch);
+void async_free_link_timeouts(struct async_batch *batch);
+void async_link_timeout_arm(struct async_batch *batch,
+			    struct async_req *target);
+long async_link_timeout_end(struct async_batch *batch, struct async_req *req);
+void async_link_timeouts_end_chain(struct async_batch *batch,
+				   struct async_req *first);
+void async_link_timeouts_stop(struct async_ctx *ctx);
+void async_ctx_init_link_timeouts(struct async_ctx *ctx);
 
 /* nowait.c: what the submitter runs itself, without blocking */
 long async_nowait_read(const u64 *args);

@@ -17,6 +17,7 @@ static void async_cancel_chain(struct async_batch *batch,
 {
 	u32 i;
 
+	async_link_timeouts_end_chain(batch, first);
 	async_pagewait_forget(batch, first);
 	for (i = 0; i < first->chain_len; i++) {
 		struct async_req *req = first + i;
@@ -81,6 +82,40 @@ void async_interrupt_cancelled(struct async_ctx *ctx)
 	}
 }
 
+/**
+ * async_cancel_req() - cancel one entry of a batch
+ * @batch: The batch.
+ * @req: The entry, in flight or done.
+ * @stopped: Where a timer it stops goes, for async_timers_stopped().
+ * @running: Set if the entry runs on a worker, for
+ *	async_interrupt_cancelled().
+ *
+ * Return: Whether it was in flight and not cancelled yet.
+ */
+bool async_cancel_req(struct async_batch *batch, struct async_req *req,
+		      struct list_head *stopped, bool *running)
+	__must_hold(&batch->ctx->lock)
+{
+	/* The submitter of a shared batch marks what it ran done. */
+	u8 state = READ_ONCE(req->state);
+
+	if (state == ASYNC_REQ_DONE || req->cancelled)
+		return false;
+	if (state == ASYNC_REQ_TIMED)
+		return async_timer_cancel(req, stopped);
+	/*
+	 * One the submitter runs in a shared batch does not block; it
+	 * sees the mark before it runs the entry, as does a worker
+	 * that took the chain or takes it once queued again.
+	 */
+	WRITE_ONCE(req->cancelled, true);
+	if (state == ASYNC_REQ_RUNNING)
+		*running = true;
+	else if (state == ASYNC_REQ_PAGEWAIT)
+		async_pagewait_cancel(batch->ctx, req);
+	return true;
+}
+
 /*
  * Marks the entries of @batch that lie at @uentries + k * @size cancelled,
  * sets *@running if one of them runs, and moves the timers it stops to
@@ -104,30 +139,11 @@ unsigned int async_cancel_batch(struct async_batch *batch,
 	i = start > base ? DIV_ROUND_UP(start - base, stride) : 0;
 	last = min_t(unsigned long, (end - 1 - base) / stride, batch->nr - 1);
 	for (; i <= last; i++) {
-		struct async_req *req = &batch->reqs[i];
 		unsigned long addr = base + i * stride;
-		/* The submitter of a shared batch marks what it ran done. */
-		u8 state = READ_ONCE(req->state);
 
-		if ((addr - start) % size)
-			continue;
-		if (state == ASYNC_REQ_DONE || req->cancelled)
-			continue;
-		if (state == ASYNC_REQ_TIMED) {
-			count += async_timer_cancel(req, stopped);
-			continue;
-		}
-		/*
-		 * One the submitter runs in a shared batch does not block; it
-		 * sees the mark before it runs the entry, as does a worker
-		 * that took the chain or takes it once queued again.
-		 */
-		WRITE_ONCE(req->cancelled, true);
-		count++;
-		if (state == ASYNC_REQ_RUNNING)
-			*running = true;
-		else if (state == ASYNC_REQ_PAGEWAIT)
-			async_pagewait_cancel(batch->ctx, req);
+		if (!((addr - start) % size))
+			count += async_cancel_req(batch, &batch->reqs[i],
+						  stopped, running);
 	}
 	return count;
 }

@@ -51,6 +51,7 @@ void async_batch_put(struct async_batch *batch)
 		return;
 	/* Unpinning counts in the mm: before it may go. */
 	async_free_timers(batch);
+	async_free_link_timeouts(batch);
 	if (batch->pinned) {
 		put_cred(batch->cred);
 		mmdrop(batch->mm);

@@ -307,6 +307,11 @@ const struct async_op_def async_op_defs[] = {
 		.issue		= async_fsync_range,
 		.as_syscall	= async_fsync_range_nr,
 	},
+	/* Run by the chain itself: link_timeout.c. */
+	[ASYNC_OP_LINK_TIMEOUT - ASYNC_OP_BASE] = {
+		.name		= "link_timeout",
+		.nargs		= 2,
+	},
 };
 
 /**
@@ -367,6 +372,8 @@ static int __init async_op_defs_check(void)
 	for (i = 0; i < ARRAY_SIZE(async_op_defs); i++) {
 		const struct async_op_def *def = &async_op_defs[i];
 
+		if (i == ASYNC_OP_LINK_TIMEOUT - ASYNC_OP_BASE)
+			continue;
 		WARN_ON_ONCE(!def->name || !def->issue || !def->as_syscall ||
 			     !def->nargs || def->nargs > ASYNC_NR_ARGS);
 	}

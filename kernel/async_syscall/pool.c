@@ -56,6 +56,7 @@ struct async_ctx *async_ctx_get(void)
 	xa_init_flags(&ctx->waits, XA_FLAGS_ALLOC);
 	async_ctx_init_timers(ctx);
 	async_ctx_init_pagewaits(ctx);
+	async_ctx_init_link_timeouts(ctx);
 	/* copy_process() enforces RLIMIT_NPROC itself; 0 must still allow one. */
 	ctx->max_workers = clamp_t(unsigned long, rlimit(RLIMIT_NPROC), 1,
 				   ASYNC_MAX_WORKERS);

@@ -152,11 +152,20 @@ async_run_chain_inline(struct async_batch *batch, struct async_req *first,
 		struct async_req *req = first + i;
 		bool traced = trace_async_syscall_complete_enabled();
 		u64 start_ns = traced ? ktime_get_ns() : 0;
+		bool runs = (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
+			    !READ_ONCE(req->cancelled);
 		long res = -ECANCELED;
 
+		if (async_req_is_link_timeout(req)) {
+			/* It takes the target's side: the chain goes on so. */
+			res = async_link_timeout_end(batch, req);
+			goto done;
+		}
+		if (runs && i + 1 < first->chain_len &&
+		    async_req_is_link_timeout(req + 1))
+			async_link_timeout_arm(batch, req);
 		/* Only in a shared batch: a cancel may have come. */
-		if ((!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
-		    !READ_ONCE(req->cancelled) &&
+		if (runs &&
 		    ((i && async_submitter_dying()) ||
 		     !async_issue_inline(batch, req, &res, killed))) {
 			/* Workers look for it once the chain is queued again. */
@@ -174,8 +183,12 @@ async_run_chain_inline(struct async_batch *batch, struct async_req *first,
 			async_mark_left(batch, req, 1);
 			return NULL;
 		}
+		/* Done in time, whatever comes before the timeout entry. */
+		if (i + 1 < first->chain_len && async_req_is_link_timeout(req + 1))
+			async_link_timeout_end(batch, req + 1);
 		if (res < 0)
 			failed = true;
+done:
 		/* A cancel may look at it, in a shared batch. */
 		WRITE_ONCE(req->state, ASYNC_REQ_DONE);
 		async_complete(batch, req, res);
@@ -615,6 +628,7 @@ void async_run_chain(struct async_worker *w, struct async_batch *batch,
 	/* Workers die before exec installs a new mm; never write into one. */
 	if (WARN_ON_ONCE(current->mm != batch->mm)) {
 		async_worker_no_chain(w);
+		async_link_timeouts_end_chain(batch, first);
 		async_pagewait_forget(batch, first);
 		async_chain_done(batch, first);
 		return;
@@ -634,6 +648,15 @@ void async_run_chain(struct async_worker *w, struct async_batch *batch,
 
 		trace_async_syscall_start(index, async_req_nr(req),
 					  start_ns - batch->submit_ns);
+		if (async_req_is_link_timeout(req)) {
+			/* It takes the target's side: the chain goes on so. */
+			res = async_link_timeout_end(batch, req);
+			goto done;
+		}
+		if ((!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
+		    i + 1 < first->chain_len && async_req_is_link_timeout(req + 1) &&
+		    !READ_ONCE(req->cancelled))
+			async_link_timeout_arm(batch, req);
 		if (async_start(w, req) && !w->dying &&
 		    !fatal_signal_pending(current) &&
 		    (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
@@ -662,8 +685,12 @@ void async_run_chain(struct async_worker *w, struct async_batch *batch,
 		/* Cancelled, or the worker is dying: it read no further. */
 		if (w->pagewait)
 			res = async_pagewait_end(w, res);
+		/* Done in time, whatever comes before the timeout entry. */
+		if (i + 1 < first->chain_len && async_req_is_link_timeout(req + 1))
+			async_link_timeout_end(batch, req + 1);
 		if (res < 0)
 			failed = true;
+done:
 		async_finish(w, req);
 		if (!w->kill_sig)
 			async_complete(batch, req, res);

@@ -166,11 +166,17 @@ long async_probe(void __user *uentries, unsigned int nr, size_t size)
 	unsigned int i, chain_start = 0;
 	struct async_entry_head h __uninitialized;
 	struct async_req req __uninitialized;
+	bool after_target = false;
 	int ret;
 
 	for (i = 0; i < nr; i++) {
 		ret = PTR_ERR_OR_ZERO(async_read_entry(&h, &req, uentries, i,
 						       size, chain_start, nr));
+		if (!ret && h.nr == ASYNC_OP_LINK_TIMEOUT)
+			ret = async_link_timeout_read(req.args, h.arg_refs,
+						      after_target);
+		after_target = !ret && h.nr != ASYNC_OP_LINK_TIMEOUT &&
+			       (h.flags & ASYNC_SYSCALL_LINK);
 		if (ret == -EFAULT)
 			return ret;
 		if (put_user((s64)ret, &async_uentry(uentries, i, size)->result))
@@ -270,6 +276,7 @@ static int async_read_batch(struct async_batch *batch, void __user *uentries,
 
 	batch->nr = nr;
 	batch->nr_timed = 0;
+	batch->nr_link_timeouts = 0;
 	*writable = arch_async_store_proves_done();
 
 	for (i = 0; i < nr; i++) {
@@ -301,6 +308,17 @@ static int async_read_batch(struct async_batch *batch, void __user *uentries,
 		req->arg_refs = h->arg_refs;
 		req->state = ASYNC_REQ_QUEUED;
 		req->cancelled = false;
+		if (unlikely(async_req_is_link_timeout(req))) {
+			ret = async_link_timeout_read(req->args, req->arg_refs,
+						      i > chain_start &&
+						      !async_req_is_link_timeout(req - 1));
+			if (ret) {
+				if (ret != -EFAULT)
+					async_report(uentries, i, size, ret);
+				return ret;
+			}
+			batch->nr_link_timeouts++;
+		}
 		if (!(h->flags & ASYNC_SYSCALL_LINK)) {
 			batch->reqs[chain_start].chain_len = i - chain_start + 1;
 			/* Here: a batch without sleeps then needs no other pass. */
@@ -465,7 +483,7 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	batch->on_stack = batch == stack_batch;
 	ret = async_read_batch(batch, uentries, nr, size, &writable);
 	/* A timer points at its batch from the start. */
-	if (!ret && batch->nr_timed) {
+	if (!ret && (batch->nr_timed || batch->nr_link_timeouts)) {
 		batch = async_batch_move(batch, GFP_KERNEL_ACCOUNT);
 		if (!batch)
 			return -ENOMEM;
@@ -480,12 +498,13 @@ long async_submit(void __user *uentries, unsigned int nr, size_t size,
 	/* Referenced by async_batch_pin(); the timers' pins count in it. */
 	batch->mm = current->mm;
 	batch->timers = NULL;
+	batch->link_timeouts = NULL;
 
 	ret = -EAGAIN;
 	if (!async_charge(ctx, nr))
 		goto out_charged;
 	may_punt = async_setup_timers(batch, audited);
-	ret = min(may_punt, 0);
+	ret = min(may_punt, 0) ?: async_setup_link_timeouts(batch);
 	if (ret)
 		goto out_charged;
 	/*
@@ -560,6 +579,7 @@ out_charged:
 	atomic_sub(nr, &ctx->inflight);
 	atomic_sub(nr, &ctx->held);
 	async_free_timers(batch);
+	async_free_link_timeouts(batch);
 	if (!batch->on_stack)
 		async_batch_free(batch);
 	return ret;

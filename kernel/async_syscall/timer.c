@@ -518,6 +518,7 @@ void __async_syscall_stop_sleeps(struct async_ctx *ctx)
 	LIST_HEAD(stopped);
 
 	async_pagewaits_stop(ctx);
+	async_link_timeouts_stop(ctx);
 	for (;;) {
 		batch = NULL;
 		spin_lock(&ctx->lock);

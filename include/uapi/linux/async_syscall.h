@@ -100,5 +100,14 @@ struct async_syscall {
  * needed to read the data back.
  */
 #define ASYNC_FSYNC_DATASYNC		(1U << 0)
+/*
+ * link_timeout(ts, 0): linked right after an entry, its target, bound the
+ * time the target takes by the relative struct __kernel_timespec at ts,
+ * counted from when the chain reaches the target.  If the time runs out
+ * first, the target is cancelled as by ASYNC_SUBMIT_CANCEL and this entry
+ * completes with -ETIME; else it completes with -ECANCELED.  The entries
+ * after it go on as the target's result says.
+ */
+#define ASYNC_OP_LINK_TIMEOUT		(ASYNC_OP_BASE + 1)
 
 #endif /* _UAPI_LINUX_ASYNC_SYSCALL_H */

@@ -38,6 +38,9 @@
 #ifndef ASYNC_SUBMIT_CANCEL
 #define ASYNC_SUBMIT_CANCEL 0x8U	/* bit 3, for older UAPI headers */
 #endif
+#ifndef ASYNC_OP_LINK_TIMEOUT		/* for older UAPI headers */
+#define ASYNC_OP_LINK_TIMEOUT (ASYNC_OP_BASE + 1)
+#endif
 #ifndef ASYNC_SUBMIT_WAKE_MARKED	/* ABI 2, for older UAPI headers */
 #define ASYNC_SUBMIT_WAKE_MARKED 0x10U
 #define ASYNC_SYSCALL_WAITING 2
@@ -189,6 +192,17 @@ static inline void async_prep_fsync_range(struct async_syscall *e, int fd,
 					  unsigned int flags)
 {
 	async_prep(e, ASYNC_OP_FSYNC_RANGE, fd, off, len, flags, 0, 0);
+}
+
+/*
+ * Bound the entry before @e, linked to it, by the relative time @ts: past
+ * it, that entry is cancelled and @e completes with -ETIME, else with
+ * -ECANCELED.  @ts is read when the call is made.
+ */
+static inline void async_prep_link_timeout(struct async_syscall *e,
+					   const struct timespec *ts)
+{
+	async_prep(e, ASYNC_OP_LINK_TIMEOUT, async_ptr(ts), 0, 0, 0, 0, 0);
 }
 
 static inline void async_prep_unlinkat(struct async_syscall *e, int dfd,
@@ -1389,6 +1403,8 @@ static inline const char *async_syscall_name(unsigned int nr)
 
 	if (nr == ASYNC_OP_FSYNC_RANGE)
 		return "ASYNC_OP_FSYNC_RANGE";
+	if (nr == ASYNC_OP_LINK_TIMEOUT)
+		return "ASYNC_OP_LINK_TIMEOUT";
 	for (i = 0; i < count; i++) {
 		if (names[i].nr == nr)
 			return names[i].name;

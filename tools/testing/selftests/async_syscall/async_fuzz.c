@@ -1826,7 +1826,8 @@ static unsigned int gen_bad_nr(void)
 		case 0:
 			return NR_SYSCALLS + rnd(ASYNC_OP_BASE - NR_SYSCALLS);
 		case 1:
-			return ASYNC_OP_BASE + 1 + rnd(0xffff);
+			/* Past ASYNC_OP_FSYNC_RANGE and ASYNC_OP_LINK_TIMEOUT. */
+			return ASYNC_OP_BASE + 2 + rnd(0xfffe);
 		default:
 			return 0x20000 + rnd(0xfffe0000U);
 		}

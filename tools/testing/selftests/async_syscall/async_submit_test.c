@@ -1444,7 +1444,7 @@ TEST_F(scratch, fsync_range)
 	ASSERT_RESULT(neg_errno(fsync(p[1])), e, 9);
 
 	/* The next operation number does not exist. */
-	prep(&e[0], ASYNC_OP_BASE + 1, fd, 0, 0, 0, 0, 0);
+	prep(&e[0], ASYNC_OP_BASE + 2, fd, 0, 0, 0, 0, 0);
 	errno = 0;
 	ASSERT_EQ(-1, async_submit(e, 1, 0));
 	ASSERT_EQ(EINVAL, errno);
@@ -1584,9 +1584,9 @@ static void edit_nr_getpid(struct async_syscall *e)
 	e[1].nr = __NR_getpid;
 }
 
-static void edit_op_base_1(struct async_syscall *e)
+static void edit_op_base_2(struct async_syscall *e)
 {
-	e[1].nr = ASYNC_OP_BASE + 1;
+	e[1].nr = ASYNC_OP_BASE + 2;
 }
 
 static void edit_ref_forward(struct async_syscall *e)
@@ -1698,7 +1698,7 @@ static const struct bad_input bad_inputs[] = {
 	ENTRY_ERR("nr async_submit", edit_nr_async_submit, 1, EOPNOTSUPP),
 	ENTRY_ERR("nr exit_group", edit_nr_exit_group, 1, EOPNOTSUPP),
 	ENTRY_ERR("nr getpid", edit_nr_getpid, 1, EOPNOTSUPP),
-	ENTRY_ERR("nr ASYNC_OP_BASE + 1", edit_op_base_1, 1, EINVAL),
+	ENTRY_ERR("nr ASYNC_OP_BASE + 2", edit_op_base_2, 1, EINVAL),
 	ENTRY_ERR("forward reference", edit_ref_forward, 1, EINVAL),
 	ENTRY_ERR("reference to itself", edit_ref_self, 1, EINVAL),
 	ENTRY_ERR("reference past nr_entries", edit_ref_past_end, 2, EINVAL),
