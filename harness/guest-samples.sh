@@ -26,7 +26,7 @@ skip()
 }
 
 echo "# samples: $bin"
-echo "1..16"
+echo "1..17"
 
 # 100 small files, one of 1 MiB, an empty one: acat == cat.
 i=0
@@ -319,9 +319,9 @@ check sh -c "! '$bin/acp' '$dir/self' '$dir/self/sub' 2>'$dir/err' &&
 get()
 {
 	if command -v curl >/dev/null; then
-		curl -s --path-as-is -o "$2" -w '%{http_code}' "http://127.0.0.1:8080/$1"
+		curl -s -m 20 --path-as-is -o "$2" -w '%{http_code}' "http://127.0.0.1:8080/$1"
 	else
-		wget -S -O "$2" "http://127.0.0.1:8080/$1" 2>&1 |
+		wget -T 20 -S -O "$2" "http://127.0.0.1:8080/$1" 2>&1 |
 			sed -n 's/^ *HTTP\/1\.1 \([0-9]*\).*/\1/p' | tail -n 1
 	fi
 }
@@ -337,8 +337,14 @@ aserve_errors()
 	case $(get ../etc/passwd "$dir/out") in 400|404) ;; *) false ;; esac &&
 	ln -sf /etc/passwd "$dir/escape" && [ "$(get escape "$dir/out")" = 404 ]
 }
+# A FIFO with no writer: its open waits until the link timeout cuts it.
+aserve_timeout()
+{
+	mkfifo "$dir/slow" && [ "$(get slow "$dir/out")" = 504 ] &&
+	[ "$(get f2 "$dir/out.f2")" = 200 ] && cmp -s "$dir/f2" "$dir/out.f2"
+}
 ip link set lo up 2>/dev/null
-"$bin/aserve" -p 8080 "$dir" >"$dir/aserve.log" 2>&1 &
+"$bin/aserve" -p 8080 -t 300 "$dir" >"$dir/aserve.log" 2>&1 &
 aserve=$!
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	grep -q listening "$dir/aserve.log" && break
@@ -348,6 +354,8 @@ name="aserve serves files byte for byte"
 check aserve_files
 name="aserve answers 404 for a missing file and a link out of its tree, 400 for .."
 check aserve_errors
+name="aserve answers 504 when the open takes longer than its link timeout"
+check aserve_timeout
 kill "$aserve"
 wait "$aserve" 2>/dev/null
 

@@ -2,21 +2,23 @@
 /*
  * aserve: a small static-file HTTP/1.1 server on an epoll loop.
  *
- *	aserve [-p PORT] DIR
+ *	aserve [-p PORT] [-t MS] DIR
  *
  * It serves the regular files under DIR on 127.0.0.1:PORT (8080), GET and
  * HEAD, with keep-alive.  epoll watches the listening socket, the clients
  * and one eventfd; the file work of each request is async_submit() chains
  * whose last step writes the eventfd (async_prep_notify()):
  *
- *	look-up:	openat(dirfd, path) -> fstat(<0>) -> notify
+ *	look-up:	openat2(dirfd, path) -> link timeout (MS, 5000)
+ *			-> fstat(<0>) -> notify
  *	response:	write(sock, header) -> sendfile(sock, fd, NULL, size)
  *			-> close(fd), run anyway -> notify
  *
  * A client's socket is blocking, for the workers' writes; the loop reads
  * requests from it with MSG_DONTWAIT when epoll says it is readable.
  * Status lines: 200, 400 (a path with "..", a request over 4 KiB), 404,
- * 405 (not GET or HEAD).  One request at a time per connection; a
+ * 405 (not GET or HEAD), 504 (the open took longer than MS: a FIFO with
+ * no writer, a server that does not answer).  One request at a time per connection; a
  * pipelined request waits in the buffer.  It runs until killed.
  */
 
@@ -58,6 +60,7 @@ struct conn {
 };
 
 static struct conn *conns[MAX_CONNS];
+static struct timespec open_timeout = { .tv_sec = 5 };
 static struct async_queue q;
 static int epfd, efd, dirfd;
 
@@ -121,7 +124,7 @@ static void submit(struct conn *c, unsigned int nr)
 	}
 }
 
-/* openat2, beneath DIR -> fstat -> notify */
+/* openat2, beneath DIR -> link timeout -> fstat -> notify */
 static void start_lookup(struct conn *c)
 {
 	c->how = (struct open_how) {
@@ -130,10 +133,11 @@ static void start_lookup(struct conn *c)
 	};
 	async_prep(&c->e[0], __NR_openat2, dirfd, async_ptr(c->path),
 		   async_ptr(&c->how), sizeof(c->how), 0, 0);
-	async_prep_fstat_ref(&c->e[1], 0, &c->st);
-	async_prep_notify(&c->e[2], efd);
+	async_prep_link_timeout(&c->e[1], &open_timeout);
+	async_prep_fstat_ref(&c->e[2], 0, &c->st);
+	async_prep_notify(&c->e[3], efd);
 	c->state = LOOKING_UP;
-	submit(c, 3);
+	submit(c, 4);
 }
 
 /* write(header) -> sendfile -> close, run anyway -> notify */
@@ -228,9 +232,11 @@ static void on_done(struct async_queue_chain *chain)
 
 	if (c->state == LOOKING_UP) {
 		c->fd = c->e[0].result;
-		if (c->e[0].result < 0) {
+		if (c->e[0].result < 0 && c->e[1].result == -ETIME) {
+			reply_error(c, 504, "Gateway Timeout");
+		} else if (c->e[0].result < 0) {
 			reply_error(c, 404, "Not Found");
-		} else if (c->e[1].result < 0 || !S_ISREG(c->st.st_mode)) {
+		} else if (c->e[2].result < 0 || !S_ISREG(c->st.st_mode)) {
 			close(c->fd);
 			reply_error(c, 404, "Not Found");
 		} else {
@@ -284,10 +290,15 @@ int main(int argc, char **argv)
 
 	/* A worker's write to a client that went away must not kill us. */
 	signal(SIGPIPE, SIG_IGN);
-	while ((opt = getopt(argc, argv, "p:")) != -1) {
-		if (opt != 'p')
+	while ((opt = getopt(argc, argv, "p:t:")) != -1) {
+		if (opt == 'p') {
+			addr.sin_port = htons(atoi(optarg));
+		} else if (opt == 't') {
+			open_timeout.tv_sec = atoi(optarg) / 1000;
+			open_timeout.tv_nsec = atoi(optarg) % 1000 * 1000000L;
+		} else {
 			goto usage;
-		addr.sin_port = htons(atoi(optarg));
+		}
 	}
 	if (optind != argc - 1)
 		goto usage;
@@ -335,6 +346,6 @@ int main(int argc, char **argv)
 		}
 	}
 usage:
-	fprintf(stderr, "usage: %s [-p PORT] DIR\n", argv[0]);
+	fprintf(stderr, "usage: %s [-p PORT] [-t MS] DIR\n", argv[0]);
 	return 2;
 }
