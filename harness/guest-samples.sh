@@ -314,16 +314,22 @@ check sh -c "! '$bin/acp' '$dir/self' '$dir/self/sub' 2>'$dir/err' &&
 	! '$bin/acp' '$dir/none' '$dir/copy' 2>'$dir/err' &&
 	grep -q 'none: No such file' '$dir/err' && ! [ -e '$dir/copy' ]"
 
-# aserve on loopback, fetched with curl (busybox wget on arm64): prints
-# the status, the body in $2.
+# aserve on loopback, fetched with curl, or with nc where there is none
+# (arm64's busybox, whose wget -S crashes): prints the status, the body
+# in $2.
 get()
 {
+	local head
+
 	if command -v curl >/dev/null; then
 		curl -s -m 20 --path-as-is -o "$2" -w '%{http_code}' "http://127.0.0.1:8080/$1"
-	else
-		wget -T 20 -S -O "$2" "http://127.0.0.1:8080/$1" 2>&1 |
-			sed -n 's/^ *HTTP\/1\.1 \([0-9]*\).*/\1/p' | tail -n 1
+		return
 	fi
+	printf 'GET /%s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n' "$1" |
+		nc -w 20 127.0.0.1 8080 >"$2.raw"
+	head=$(awk '{ n += length($0) + 1 } /^\r$/ { print n; exit }' "$2.raw")
+	tail -c +$((head + 1)) "$2.raw" >"$2"
+	sed -n '1s/^HTTP\/1\.1 \([0-9]*\).*/\1/p' "$2.raw"
 }
 aserve_files()
 {
