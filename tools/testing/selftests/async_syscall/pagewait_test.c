@@ -323,6 +323,37 @@ TEST_F(pagewait, cancel_while_parked)
 }
 
 /*
+ * A link timeout shorter than the device cancels a parked read: it ends
+ * with -ECANCELED while the device still has its pages, and the timeout
+ * with -ETIME.
+ */
+TEST_F(pagewait, link_timeout_cancels_a_parked_read)
+{
+	const struct timespec ts = { .tv_nsec = 5 * 1000 * 1000 };
+	int in_device;
+
+	if (!self->traced)
+		SKIP(return, "no async_syscall_pagewait event in tracefs");
+	prep_block_read(self, 0, LEN);
+	async_prep_link_timeout(&self->e[1], &ts);
+	async_chain(self->e, 2);
+	ASSERT_EQ(2, async_submit(self->e, 2, 0));
+	ASSERT_EQ(0, wait_all_done(self->e, 2, WAIT_TIMEOUT_S));
+	in_device = nullb_reads_inflight();
+	TH_LOG("the read: %lld, the timeout: %lld; reads in the device: %d",
+	       (long long)self->e[0].result, (long long)self->e[1].result,
+	       in_device);
+	if (self->e[0].result == LEN) {
+		/* The pages came in first. */
+		ASSERT_TRUE(check(self->buf, LEN, 0));
+		return;
+	}
+	ASSERT_EQ(-ECANCELED, self->e[0].result);
+	ASSERT_EQ(-ETIME, self->e[1].result);
+	ASSERT_LT(0, in_device) TH_LOG("the read waited for the device");
+}
+
+/*
  * A child with reads parked exits, or execs: each entry completes, in
  * memory it shares with us, before its mm goes: with its block, with
  * -ECANCELED if no worker was left to take it, or with -EINTR if the
