@@ -654,8 +654,7 @@ void async_ctx_init_pagewaits(struct async_ctx *ctx);
 int async_link_timeout_read(u64 *args, u32 arg_refs, bool after_target);
 int async_setup_link_timeouts(struct async_batch *batch);
 void async_free_link_timeouts(struct async_batch *batch);
-void async_link_timeout_arm(struct async_batch *batch,
-			    struct async_req *target);
+void async_link_timeout_arm(struct async_batch *batch, struct async_req *req);
 long async_link_timeout_end(struct async_batch *batch, struct async_req *req);
 void async_link_timeouts_end_chain(struct async_batch *batch,
 				   struct async_req *first);

@@ -129,17 +129,16 @@ void async_free_link_timeouts(struct async_batch *batch)
 }
 
 /**
- * async_link_timeout_arm() - start the timer of the entry after @target
+ * async_link_timeout_arm() - start the timer of a link timeout entry
  * @batch: The batch, on the heap.
- * @target: An entry about to run, followed by a link timeout entry.
+ * @req: The entry, whose target is about to run.
  *
  * Once per chain: a chain taken again at its target, after a worker took it
  * over or its read waited for a page, keeps the timer it started.
  */
-void async_link_timeout_arm(struct async_batch *batch,
-			    struct async_req *target)
+void async_link_timeout_arm(struct async_batch *batch, struct async_req *req)
 {
-	struct async_link_timeout *lt = target[1].link_timeout;
+	struct async_link_timeout *lt = req->link_timeout;
 	struct async_ctx *ctx = batch->ctx;
 
 	spin_lock(&ctx->lock);

@@ -135,6 +135,16 @@ static __always_inline bool async_submitter_dying(void)
 	       fatal_signal_pending(current);
 }
 
+/* The link timeout entry right after entry @i of the chain at @first. */
+static __always_inline struct async_req *
+async_link_timeout_after(struct async_req *first, u32 i)
+{
+	struct async_req *next = first + i + 1;
+
+	return i + 1 < first->chain_len && async_req_is_link_timeout(next) ?
+	       next : NULL;
+}
+
 /*
  * Runs the entries of a chain that complete without blocking, in order,
  * in the submitting thread.  Returns the entry from which a worker must
@@ -154,6 +164,7 @@ async_run_chain_inline(struct async_batch *batch, struct async_req *first,
 		u64 start_ns = traced ? ktime_get_ns() : 0;
 		bool runs = (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
 			    !READ_ONCE(req->cancelled);
+		struct async_req *lt;
 		long res = -ECANCELED;
 
 		if (async_req_is_link_timeout(req)) {
@@ -161,9 +172,9 @@ async_run_chain_inline(struct async_batch *batch, struct async_req *first,
 			res = async_link_timeout_end(batch, req);
 			goto done;
 		}
-		if (runs && i + 1 < first->chain_len &&
-		    async_req_is_link_timeout(req + 1))
-			async_link_timeout_arm(batch, req);
+		lt = async_link_timeout_after(first, i);
+		if (runs && lt)
+			async_link_timeout_arm(batch, lt);
 		/* Only in a shared batch: a cancel may have come. */
 		if (runs &&
 		    ((i && async_submitter_dying()) ||
@@ -184,8 +195,8 @@ async_run_chain_inline(struct async_batch *batch, struct async_req *first,
 			return NULL;
 		}
 		/* Done in time, whatever comes before the timeout entry. */
-		if (i + 1 < first->chain_len && async_req_is_link_timeout(req + 1))
-			async_link_timeout_end(batch, req + 1);
+		if (lt)
+			async_link_timeout_end(batch, lt);
 		if (res < 0)
 			failed = true;
 done:
@@ -644,6 +655,7 @@ void async_run_chain(struct async_worker *w, struct async_batch *batch,
 		bool traced = trace_async_syscall_start_enabled() ||
 			      trace_async_syscall_complete_enabled();
 		u64 start_ns = traced ? ktime_get_ns() : 0;
+		struct async_req *lt;
 		long res = -ECANCELED;
 
 		trace_async_syscall_start(index, async_req_nr(req),
@@ -653,10 +665,10 @@ void async_run_chain(struct async_worker *w, struct async_batch *batch,
 			res = async_link_timeout_end(batch, req);
 			goto done;
 		}
-		if ((!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
-		    i + 1 < first->chain_len && async_req_is_link_timeout(req + 1) &&
+		lt = async_link_timeout_after(first, i);
+		if (lt && (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
 		    !READ_ONCE(req->cancelled))
-			async_link_timeout_arm(batch, req);
+			async_link_timeout_arm(batch, lt);
 		if (async_start(w, req) && !w->dying &&
 		    !fatal_signal_pending(current) &&
 		    (!failed || (req->flags & ASYNC_SYSCALL_RUN_ANYWAY)) &&
@@ -686,8 +698,8 @@ void async_run_chain(struct async_worker *w, struct async_batch *batch,
 		if (w->pagewait)
 			res = async_pagewait_end(w, res);
 		/* Done in time, whatever comes before the timeout entry. */
-		if (i + 1 < first->chain_len && async_req_is_link_timeout(req + 1))
-			async_link_timeout_end(batch, req + 1);
+		if (lt)
+			async_link_timeout_end(batch, lt);
 		if (res < 0)
 			failed = true;
 done:
