@@ -11,7 +11,7 @@
  *
  *	look-up:	openat2(dirfd, path) -> link timeout (MS, 5000)
  *			-> fstat(<0>) -> notify
- *	response:	write(sock, header) -> sendfile(sock, fd, NULL, size)
+ *	response:	send(sock, header, MSG_MORE) -> sendfile(sock, fd, size)
  *			-> close(fd), run anyway -> notify
  *
  * A client's socket is blocking, for the workers' writes; the loop reads
@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -140,10 +141,14 @@ static void start_lookup(struct conn *c)
 	submit(c, 4);
 }
 
-/* write(header) -> sendfile -> close, run anyway -> notify */
+/*
+ * send(header) -> sendfile -> close, run anyway -> notify.  MSG_MORE puts
+ * the header and a small body in one segment.
+ */
 static void start_response(struct conn *c)
 {
 	unsigned int n = 0;
+	bool body;
 	int len;
 
 	len = snprintf(c->hdr, sizeof(c->hdr),
@@ -151,8 +156,10 @@ static void start_response(struct conn *c)
 		       "Content-Type: application/octet-stream\r\n%s\r\n",
 		       (long long)c->st.st_size,
 		       c->close_after ? "Connection: close\r\n" : "");
-	async_prep_write(&c->e[n++], c->sock, c->hdr, len);
-	if (!c->head && c->st.st_size)
+	body = !c->head && c->st.st_size;
+	async_prep(&c->e[n++], __NR_sendto, c->sock, (uintptr_t)c->hdr, len,
+		   body ? MSG_MORE : 0, 0, 0);
+	if (body)
 		async_prep(&c->e[n++], __NR_sendfile, c->sock, c->fd, 0,
 			   c->st.st_size, 0, 0);
 	async_prep_close(&c->e[n], c->fd);
@@ -260,7 +267,7 @@ static void on_accept(int lsock)
 {
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLONESHOT };
 	struct conn *c;
-	int sock;
+	int sock, one = 1;
 
 	while ((sock = accept4(lsock, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
 		c = calloc(1, sizeof(*c));
@@ -269,6 +276,8 @@ static void on_accept(int lsock)
 			close(sock);
 			continue;
 		}
+		/* As nginx does on keep-alive connections. */
+		setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		c->sock = sock;
 		conns[sock] = c;
 		ev.data.fd = sock;
