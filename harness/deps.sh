@@ -6,7 +6,7 @@
 PKGS="build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils rsync
       ccache git e2fsprogs qemu-system-x86 liburing-dev sparse groff-base man-db
       gnuplot-nox python3-ply python3-git linux-perf
-      fio jq dpkg-dev libaio-dev libnuma-dev zlib1g-dev attr curl"
+      fio jq dpkg-dev libaio-dev libnuma-dev zlib1g-dev attr curl wrk"
 [ -n "${KERNEL_SRC:-}" ] || PKGS="$PKGS linux-source-6.12"
 [ "$ARCH" = arm64 ] &&
 	PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
@@ -15,27 +15,38 @@ SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 
-# The arm64 guest's userland: busybox-static for arm64, unpacked, not
-# installed.
-arm64_busybox()
+# unpack_deb PKG FILE DEST: FILE of Debian's package PKG, unpacked, not
+# installed: for programs only the guest runs, such as a server that the
+# host must not start.
+unpack_deb()
 {
-	local tmp
+	local tmp rc
 
-	dpkg --print-foreign-architectures | grep -qx arm64 ||
-		{ $SUDO dpkg --add-architecture arm64 && $SUDO apt-get update -q; } || return
 	tmp=$(mktemp -d) || return
-	# The arm64 lists may be missing even where dpkg has the arch.
-	(cd "$tmp" && { apt-get download busybox-static:arm64 ||
-		{ $SUDO apt-get update -q && apt-get download busybox-static:arm64; }; }) &&
-		dpkg-deb -x "$tmp"/busybox-static_*_arm64.deb "$tmp/root" &&
-		mkdir -p "${ARM64_BUSYBOX%/*}" &&
-		cp "$tmp/root/bin/busybox" "$ARM64_BUSYBOX"
-	local rc=$?
+	# The lists of a foreign arch may be missing even where dpkg has it.
+	(cd "$tmp" && { apt-get download "$1" ||
+		{ $SUDO apt-get update -q && apt-get download "$1"; }; }) &&
+		dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
+		mkdir -p "${3%/*}" && cp "$tmp/root/$2" "$3"
+	rc=$?
 	rm -rf "$tmp"
 	return $rc
 }
+
+# The arm64 guest's userland: busybox-static for arm64.
+arm64_busybox()
+{
+	dpkg --print-foreign-architectures | grep -qx arm64 ||
+		{ $SUDO dpkg --add-architecture arm64 && $SUDO apt-get update -q; } || return
+	unpack_deb busybox-static:arm64 bin/busybox "$ARM64_BUSYBOX"
+}
 if [ "$ARCH" = arm64 ] && [ ! -x "$ARM64_BUSYBOX" ]; then
 	step "download busybox-static for arm64" "$LOGS/busybox.log" arm64_busybox
+fi
+# make bench's P10 compares aserve with nginx in the guest.
+if [ "$ARCH" = x86_64 ] && [ ! -x "$NGINX" ]; then
+	step "download nginx for the guest" "$LOGS/nginx.log" \
+		unpack_deb nginx usr/sbin/nginx "$NGINX"
 fi
 
 missing=

@@ -200,6 +200,8 @@ deb_src_enable()
 
 # The arm64 guest's busybox, from Debian's busybox-static for arm64.
 ARM64_BUSYBOX=$BUILD/arm64-busybox/bin/busybox
+# Debian's nginx, for make bench's P10: run in the guest, never on the host.
+NGINX=$BUILD/nginx/sbin/nginx
 
 # arm64_initramfs FILE: the arm64 guest's initramfs, busybox and
 # guest-init-arm64 as /init, made with the kernel's own gen_init_cpio.
