@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# guest-run.sh DIR: run the benchmarks built in DIR, in the guest,
+# guest-run.sh DIR ASERVE NGINX: run the benchmarks built in DIR, in the guest,
 # BENCH_ROUNDS times (default 3); harness/bench.sh takes the median of the
 # rounds.  P1 and P2 also run pinned to vCPU 0, with every worker (workers
 # inherit the affinity), where no wakeup crosses vCPUs.
 # BENCH_ONLY="p1 p4" runs only those.  Exits with the number of runs that
 # failed (crashed or reported an error); timings never fail.
 dir=$1
+aserve=$2
+nginx=$3
+here=$(dirname "$0")
 failed=0
 
 run()
@@ -21,6 +24,8 @@ run()
 	echo "# bench: $prog $tag"
 	if [ -n "$tag" ]; then
 		BENCH_TAG=$tag taskset -c 0 "$dir/$prog"
+	elif [ -f "$here/$prog.sh" ]; then
+		sh "$here/$prog.sh" "$aserve" "$nginx"
 	else
 		"$dir/$prog"
 	fi
@@ -44,6 +49,7 @@ while [ $round -le "${BENCH_ROUNDS:-3}" ]; do
 	run p7_tree_copy
 	run p8_cold_reads
 	run p9_event_loop
+	run p10_http
 	run p1_trivial cpu0
 	run p2_latency cpu0
 	round=$((round + 1))

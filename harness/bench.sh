@@ -18,13 +18,19 @@ rm -f "$OUT"/*.dat "$OUT/status"
 step "build benchmarks" "$LOGS/bench-build.log" \
 	make -C "$REPO/bench" OUTPUT="$BIN" KHDR_INCLUDES="-isystem $HDR/include"
 
+# P10's disk: null_blk, 0.5 ms a request.
+export VM_APPEND="null_blk.nr_devices=1 null_blk.memory_backed=1 null_blk.gb=1
+	null_blk.bs=4096 null_blk.irqmode=2 null_blk.completion_nsec=500000"
+[ -x "$NGINX" ] || fail "nginx" "" "no $NGINX: run make deps"
+
 # Our own copy of the console: runs of vm.sh elsewhere rewrite vm.log.
 run_guest()
 {
 	local rc=0
 
 	"$HARNESS/vm.sh" "BENCH_ONLY='${BENCH_ONLY:-}' BENCH_ROUNDS=${BENCH_ROUNDS:-3} \
-		sh $REPO/bench/guest-run.sh $BIN" || rc=$?
+		sh $REPO/bench/guest-run.sh $BIN $OBJ/samples/async_syscall/aserve $NGINX" ||
+		rc=$?
 	echo "$rc" >"$OUT/status"
 }
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
