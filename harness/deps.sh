@@ -6,7 +6,7 @@
 PKGS="build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils rsync
       ccache git e2fsprogs qemu-system-x86 liburing-dev sparse groff-base man-db
       gnuplot-nox python3-ply python3-git linux-perf
-      fio jq dpkg-dev libaio-dev libnuma-dev zlib1g-dev attr curl wrk"
+      fio jq dpkg-dev libaio-dev libnuma-dev zlib1g-dev attr curl wrk cmake libuv1"
 [ -n "${KERNEL_SRC:-}" ] || PKGS="$PKGS linux-source-6.12"
 [ "$ARCH" = arm64 ] &&
 	PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
