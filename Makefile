@@ -10,6 +10,7 @@
 #   make fio             fio jobs with each engine, ours included, in the guest
 #   make libaio          libaio's regression suite in the guest, ours and stock
 #   make libuv           libuv's test suite in the guest, stock and with our patches
+#   make node            Debian's node on stock libuv1 and on ours, in the guest
 #   make fuzz N=20000    run the randomized submitter in the guest (SEED=n)
 #   make fuzz-long       the long fuzz runs: 1M normal, 200k debug (not in CI)
 #   make check           static checks: checkpatch, kernel-doc, sparse, man page
@@ -33,7 +34,7 @@ export DEBUG KERNEL_SRC CMD ARCH
 # The objects of harness/lib.sh's $OBJ.
 KOBJ := $(BUILD)/obj$(if $(filter arm64,$(ARCH)),-arm64)$(if $(filter 1,$(DEBUG)),-debug)
 
-.PHONY: help x86-only all deps tree kernel user test run bench fio libaio libuv profile check series vm vm-boot fuzz fuzz-long clean
+.PHONY: help x86-only all deps tree kernel user test run bench fio libaio libuv node profile check series vm vm-boot fuzz fuzz-long clean
 
 all: user
 
@@ -76,6 +77,11 @@ libaio: x86-only user
 # running libuv's test suite in the guest.  LIBUV_TESTS="..." or =fs: a subset.
 libuv: x86-only user
 	@$(H)/libuv.sh
+
+# make node: Debian's Node.js 18, unmodified, timed on Debian's libuv1 and
+# on ours (LD_LIBRARY_PATH), cold and warm.  NODE_ROUNDS=n (3).
+node: x86-only user
+	@$(H)/node.sh
 
 # make profile P='p1_trivial async_futex 64': perf profile of one benchmark.
 profile: x86-only user
