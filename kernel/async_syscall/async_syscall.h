@@ -669,6 +669,7 @@ long async_nowait_preadv(const u64 *args);
 long async_nowait_preadv2(const u64 *args);
 long async_nowait_openat(const u64 *args);
 long async_nowait_close(const u64 *args);
+long async_nowait_statx(const u64 *args);
 long async_nowait_write(const u64 *args);
 
 /* submit.c, wait.c: one call's entries, checked, queued and waited for */

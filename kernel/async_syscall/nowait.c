@@ -284,6 +284,33 @@ long async_nowait_openat(const u64 *args)
 }
 
 /*
+ * statx(fd, "", AT_EMPTY_PATH) of an open file, as fstat() through statx
+ * is: the attributes in memory of a filesystem that open_release_nowait()
+ * finds local.  A path, a forced sync or a remote filesystem, which asks
+ * its server, go to a worker.
+ */
+long async_nowait_statx(const u64 *args)
+{
+	const char __user *path = u64_to_user_ptr(args[1]);
+	unsigned int flags = args[2];
+	int dfd = args[0];
+
+	if ((flags & ~(AT_NO_AUTOMOUNT | AT_STATX_SYNC_TYPE)) != AT_EMPTY_PATH ||
+	    (flags & AT_STATX_SYNC_TYPE) == AT_STATX_FORCE_SYNC ||
+	    !vfs_empty_path(dfd, path))
+		return -EAGAIN;
+	{
+		CLASS(fd, f)(dfd);
+
+		if (fd_empty(f) ||
+		    !open_release_nowait(fd_file(f)->f_path.dentry))
+			return -EAGAIN;
+	}
+	return do_statx_fd(dfd, flags & ~AT_NO_AUTOMOUNT, args[3],
+			   u64_to_user_ptr(args[4]));
+}
+
+/*
  * Whether closing @file is quick.  A ->flush() or a ->lock() may wait
  * for a server or a device.  Any close may drop the last reference, as
  * other threads drop theirs at any time, and the release then drops the

@@ -155,7 +155,7 @@ const struct async_op_def async_syscall_defs[NR_syscalls] = {
 	ASYNC_SYSCALL(fchdir, 1),
 	ASYNC_SYSCALL(umask, 1, .direct = true),
 	/* Attributes */
-	ASYNC_SYSCALL(statx, 5),
+	ASYNC_SYSCALL(statx, 5, .nowait = async_nowait_statx),
 	ASYNC_SYSCALL(newfstatat, 4),
 	ASYNC_SYSCALL(fstat, 2),
 	ASYNC_SYSCALL(statfs, 2),

@@ -584,8 +584,10 @@ static void open_close_in(struct __test_metadata *_metadata,
 			  struct _test_data_where *self, const char *dir,
 			  int worker)
 {
-	struct async_syscall e[3];
+	struct async_syscall e[4];
 	int dfd, held[2], last;
+	struct statx stx;
+	struct stat st;
 	unsigned int i;
 
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -602,15 +604,23 @@ static void open_close_in(struct __test_metadata *_metadata,
 	async_prep_openat(&e[0], dfd, "f", O_RDONLY | O_CLOEXEC, 0);
 	async_prep_openat(&e[1], dfd, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
 	async_prep_close(&e[2], last);
-	for (i = 0; i < 3; i++)
+	async_prep_statx(&e[3], held[0], "", AT_EMPTY_PATH, STATX_BASIC_STATS,
+			 &stx);
+	for (i = 0; i < 4; i++)
 		poison(&e[i]);
-	ASSERT_EQ(3, async_submit_wait(e, 3));
+	memset(&stx, 0, sizeof(stx));
+	ASSERT_EQ(4, async_submit_wait(e, 4));
 	ASSERT_LE(0, e[0].result) TH_LOG("%s", strerror(-e[0].result));
 	ASSERT_LE(0, e[1].result) TH_LOG("%s", strerror(-e[1].result));
 	ASSERT_EQ(0, e[2].result);
+	ASSERT_EQ(0, e[3].result) TH_LOG("%s", strerror(-e[3].result));
+	ASSERT_EQ(0, fstat(held[0], &st));
+	EXPECT_EQ(st.st_ino, stx.stx_ino);
+	EXPECT_EQ(st.st_mode, stx.stx_mode);
 	EXPECT_EQ(worker, ran_on_worker(self, 0, __NR_openat, e[0].result));
 	EXPECT_EQ(worker, ran_on_worker(self, 1, __NR_openat, e[1].result));
 	EXPECT_EQ(worker, ran_on_worker(self, 2, __NR_close, 0));
+	EXPECT_EQ(worker, ran_on_worker(self, 3, __NR_statx, 0));
 	close(e[0].result);
 	close(e[1].result);
 	close(held[0]);
@@ -658,9 +668,9 @@ static const char *uncached_9p(struct _test_data_where *self, char *root,
 
 /*
  * 9p without a cache asks its server when a file is opened, even by a
- * name the dentry cache holds, and when the last reference to a file is
- * dropped: those opens and closes go to a worker, where the submitter
- * does not wait for the server.
+ * name the dentry cache holds, when its attributes are read, and when the
+ * last reference to a file is dropped: those opens, fstats and closes go
+ * to a worker, where the submitter does not wait for the server.
  */
 TEST_F(where, uncached_9p_open_and_close_go_to_worker)
 {
@@ -686,8 +696,8 @@ TEST_F(where, uncached_9p_open_and_close_go_to_worker)
 }
 
 /*
- * The same opens and closes run in the submitter on a local filesystem
- * (the scratch directory's) and in memory (tmpfs).
+ * The same opens, fstats and closes run in the submitter on a local
+ * filesystem (the scratch directory's) and in memory (tmpfs).
  */
 TEST_F(where, local_open_and_close_run_in_submitter)
 {
