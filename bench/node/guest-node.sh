@@ -4,6 +4,9 @@
 # with Debian's node and its stock libuv1, then with ours through
 # LD_LIBRARY_PATH, alternately, on ext4 on the null_blk disk (0.5 ms a
 # request); each pass cold (caches dropped) and warm (after a pass).
+# Paths are relative to the disk's root, the current directory: a walk
+# from / would cross the guest's root, 9p, whose names a lookup without
+# waiting cannot use, as it could a local root's.
 here=$(dirname "$0")
 nodelib=$1
 ours=$2
@@ -36,15 +39,17 @@ drop()
 	echo 3 >/proc/sys/vm/drop_caches
 }
 
-node stock "$here/fsbench.js" setup $mnt - stock || exit 1
+here=$(cd "$here" && pwd)
+cd $mnt || exit 1
+node stock "$here/fsbench.js" setup . - stock || exit 1
 node ours -e 'process.exit(process.versions.uv ? 0 : 1)' || exit 1
 r=1
 while [ $r -le "$rounds" ]; do
 	for mode in read stat copy; do
 		for lib in stock ours; do
 			drop
-			node $lib "$here/fsbench.js" $mode $mnt cold $lib || failed=$((failed + 1))
-			node $lib "$here/fsbench.js" $mode $mnt warm $lib || failed=$((failed + 1))
+			node $lib "$here/fsbench.js" $mode . cold $lib || failed=$((failed + 1))
+			node $lib "$here/fsbench.js" $mode . warm $lib || failed=$((failed + 1))
 		done
 	done
 	r=$((r + 1))
