@@ -75,8 +75,7 @@ busy()
 # pass METHOD cold|warm
 pass()
 {
-	local b0 n=$files once=1
-
+	n=$files once=1
 	[ "$2" = warm ] && n=$warm once=0
 	b0=$(busy)
 	P10_FILES=$n P10_ONCE=$once P10_METHOD=$1 P10_PARAM="$2" \
@@ -89,12 +88,11 @@ pass()
 # a cold and a warm pass, stop it.
 serve()
 {
-	local method=$1 pid i
-
+	method=$1
 	shift
 	"$@" &
 	pid=$!
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		curl -s -o /dev/null "http://127.0.0.1:$port/f0" && break
 		sleep 0.2
 	done

@@ -23,10 +23,9 @@ fi
 # node LIB ARGS...: Debian's node with the stock libuv1 or ours.
 node()
 {
-	local lib=$1
-
+	with=$1
 	shift
-	if [ "$lib" = ours ]; then
+	if [ "$with" = ours ]; then
 		LD_LIBRARY_PATH=$ours:$nodelib "$nodelib/../../bin/node" "$@"
 	else
 		LD_LIBRARY_PATH=$nodelib "$nodelib/../../bin/node" "$@"
