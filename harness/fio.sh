@@ -29,9 +29,7 @@ fio_source()
 	local ver
 
 	ver=$(dpkg-query -W -f='${Version}' fio)
-	deb_src_enable || return
-	rm -rf "$OUT/src" && mkdir -p "$OUT/src" &&
-		(cd "$OUT/src" && apt-get source -q "fio=$ver") || return
+	deb_source fio "$ver" "$OUT/src" || return
 	(cd "$OUT"/src/fio-*/ && ./configure --disable-native) || return
 	echo "$ver" >"$OUT/src/version"
 }

@@ -198,6 +198,14 @@ deb_src_enable()
 		$sudo tee "$list" && $sudo apt-get update -q
 }
 
+# deb_source PKG VER DIR: Debian's source package PKG=VER, unpacked in DIR,
+# which is emptied first.
+deb_source()
+{
+	deb_src_enable || return
+	rm -rf "$3" && mkdir -p "$3" && (cd "$3" && apt-get source -q "$1=$2")
+}
+
 # The arm64 guest's busybox, from Debian's busybox-static for arm64.
 ARM64_BUSYBOX=$BUILD/arm64-busybox/bin/busybox
 # Debian's nginx, for make bench's P10: run in the guest, never on the host.

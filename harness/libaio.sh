@@ -26,10 +26,7 @@ mkdir -p "$OUT"
 
 libaio_source()
 {
-	deb_src_enable || return
-	rm -rf "$OUT/src" && mkdir -p "$OUT/src" &&
-		(cd "$OUT/src" && apt-get source -q "libaio=$VER") || return
-	echo "$VER" >"$OUT/src/version"
+	deb_source libaio "$VER" "$OUT/src" && echo "$VER" >"$OUT/src/version"
 }
 
 # Both builds of the suite: shipped in $SHIPPED, fixed in $REAPING.

@@ -33,10 +33,7 @@ mkdir -p "$OUT"
 
 libuv_source()
 {
-	deb_src_enable || return
-	rm -rf "$OUT/src" && mkdir -p "$OUT/src" &&
-		(cd "$OUT/src" && apt-get source -q "libuv1=$VER") || return
-	echo "$VER" >"$OUT/src/version"
+	deb_source libuv1 "$VER" "$OUT/src" && echo "$VER" >"$OUT/src/version"
 }
 
 # build NAME SRC: cmake out of tree in build-NAME; from scratch when SRC is
