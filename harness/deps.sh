@@ -11,24 +11,15 @@ PKGS="build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils rsync
 [ "$ARCH" = arm64 ] &&
 	PKGS="$PKGS gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
 
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 
-# unpack_deb PKG FILE DEST: FILE of Debian's package PKG, unpacked, not
-# installed: for programs only the guest runs, such as a server that the
-# host must not start.
+# unpack_deb PKG FILE DEST: FILE of Debian's package PKG, unpacked.
 unpack_deb()
 {
-	local tmp rc
+	local tmp rc=0
 
 	tmp=$(mktemp -d) || return
-	# The lists of a foreign arch may be missing even where dpkg has it.
-	(cd "$tmp" && { apt-get download "$1" ||
-		{ $SUDO apt-get update -q && apt-get download "$1"; }; }) &&
-		dpkg-deb -x "$tmp"/*.deb "$tmp/root" &&
-		mkdir -p "${3%/*}" && cp "$tmp/root/$2" "$3"
-	rc=$?
+	deb_unpack "$tmp" "$1" && mkdir -p "${3%/*}" && cp "$tmp/$2" "$3" || rc=$?
 	rm -rf "$tmp"
 	return $rc
 }
@@ -49,11 +40,8 @@ if [ "$ARCH" = x86_64 ] && [ ! -x "$NGINX" ]; then
 		unpack_deb nginx usr/sbin/nginx "$NGINX"
 fi
 
-missing=
-for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing="$missing $p"
-done
+# shellcheck disable=SC2086 # a list of names
+missing=$(deb_missing $PKGS)
 [ -z "$missing" ] && exit 0
 
 step "apt-get update" "$LOGS/apt-update.log" $SUDO apt-get update -q

@@ -198,6 +198,40 @@ deb_src_enable()
 		$sudo tee "$list" && $sudo apt-get update -q
 }
 
+SUDO=
+[ "$(id -u)" = 0 ] || SUDO=sudo
+
+# deb_missing PKG...: those of the packages that are not installed.
+deb_missing()
+{
+	local p
+
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			printf ' %s' "$p"
+	done
+}
+
+# deb_unpack DIR PKG...: Debian's packages (NAME[:ARCH][=VERSION]),
+# downloaded and unpacked into DIR, not installed: for programs only the
+# guest runs, or that the host has in another version.
+deb_unpack()
+{
+	local dir=$1 tmp p rc=0
+
+	shift
+	tmp=$(mktemp -d) || return
+	# The lists of a foreign arch may be missing even where dpkg has it.
+	(cd "$tmp" && { apt-get download "$@" ||
+		{ $SUDO apt-get update -q && apt-get download "$@"; }; }) || rc=$?
+	for p in "$tmp"/*.deb; do
+		[ $rc = 0 ] || break
+		dpkg-deb -x "$p" "$dir" || rc=$?
+	done
+	rm -rf "$tmp"
+	return $rc
+}
+
 # deb_source PKG VER DIR: Debian's source package PKG=VER, unpacked in DIR,
 # which is emptied first.
 deb_source()

@@ -23,24 +23,17 @@ mkdir -p "$OUT"
 
 node_unpack()
 {
-	local tmp p missing=
+	local missing
 
-	for p in $PKGS; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing="$missing $p"
-	done
+	# shellcheck disable=SC2086 # a list of names
+	missing=$(deb_missing $PKGS)
 	[ -z "$missing" ] || $SUDO apt-get install -y -q --no-install-recommends $missing ||
 		return
-	tmp=$(mktemp -d) || return
-	(cd "$tmp" && apt-get download "nodejs=$VER" "libnode108=$VER") &&
-		rm -rf "$ROOT" && for p in "$tmp"/*.deb; do dpkg-deb -x "$p" "$ROOT" || exit; done
-	local rc=$?
-	rm -rf "$tmp"
-	[ $rc = 0 ] && echo "$VER" >"$ROOT/version"
+	rm -rf "$ROOT" && mkdir -p "$ROOT" &&
+		deb_unpack "$ROOT" "nodejs=$VER" "libnode108=$VER" &&
+		echo "$VER" >"$ROOT/version"
 }
 
-SUDO=
-[ "$(id -u)" = 0 ] || SUDO=sudo
 [ "$(cat "$ROOT/version" 2>/dev/null)" = "$VER" ] ||
 	step "Debian's node $VER, unpacked" "$LOGS/node-unpack.log" node_unpack
 LD_LIBRARY_PATH=$LIBDIR "$ROOT/usr/bin/node" -e 0 ||
