@@ -717,6 +717,38 @@ TEST_F(where, local_open_and_close_run_in_submitter)
 }
 
 /*
+ * The inline fstat faults as statx() does: a buffer in no mapping, or
+ * read-only, gives EFAULT, and so does a path that cannot be read.
+ */
+TEST_F(where, inline_fstat_faults_as_statx)
+{
+	struct async_syscall e[3];
+	void *ro;
+	int fd;
+
+	ro = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, ro);
+	fd = open(self->path, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(-1, syscall(__NR_statx, fd, "", AT_EMPTY_PATH,
+			      STATX_BASIC_STATS, ro));
+	ASSERT_EQ(EFAULT, errno);
+
+	async_prep_statx(&e[0], fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS,
+			 (struct statx *)1);
+	async_prep_statx(&e[1], fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, ro);
+	async_prep_statx(&e[2], fd, (const char *)1, AT_EMPTY_PATH,
+			 STATX_BASIC_STATS, (struct statx *)ro);
+	ASSERT_EQ(3, async_submit_wait(e, 3));
+	EXPECT_EQ(-EFAULT, e[0].result);
+	EXPECT_EQ(-EFAULT, e[1].result);
+	EXPECT_EQ(-EFAULT, e[2].result);
+	EXPECT_EQ(0, ran_on_worker(self, 0, __NR_statx, -EFAULT));
+	close(fd);
+	munmap(ro, 4096);
+}
+
+/*
  * A close whose release may need I/O goes to a worker, however many
  * references the file has when it is looked at: a directory removed while
  * open, whose release frees its inode, a file written on a block device,
