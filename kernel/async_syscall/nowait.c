@@ -287,7 +287,9 @@ long async_nowait_openat(const u64 *args)
  * statx(fd, "", AT_EMPTY_PATH) of an open file, as fstat() through statx
  * is: the attributes in memory of a filesystem that open_release_nowait()
  * finds local.  A path, a forced sync or a remote filesystem, which asks
- * its server, go to a worker.
+ * its server, go to a worker.  do_statx_fd() looks the descriptor up
+ * again: a dup2() that races it may leave a remote file's getattr to the
+ * submitter, which then waits as statx() would, with the right result.
  */
 long async_nowait_statx(const u64 *args)
 {
